@@ -1,0 +1,51 @@
+# lease_parser — `make help` lists targets. Everything runs from the project's .venv.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+LEASE := $(VENV)/bin/lease-parser
+CORPUS ?= ../shared/corpus/dev
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test unit integration lint format worker eval bench soak flower samples clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+install: $(PY) ## create .venv and install the project with its dev extra (needs redis-server, tesseract-ocr)
+	$(PY) -m pip install -q -e '.[dev]'
+	@command -v redis-server >/dev/null || echo "warning: redis-server missing: apt-get install redis-server"
+	@command -v tesseract >/dev/null || echo "warning: tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng"
+
+run: install ## the whole pipeline on the sample leases, on embedded defaults (own redis-server + workers)
+	$(LEASE) run samples/
+
+test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+unit: install ## unit tests only (no servers)
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
+integration: install ## integration tests only
+	$(PY) -m pytest tests/integration -m "not slow" $(PYTEST_ARGS)
+
+lint: install ## ruff (lint + format check) and mypy --strict
+	$(VENV)/bin/ruff check lease_parser tests scripts
+	$(VENV)/bin/ruff format --check lease_parser tests scripts
+	$(VENV)/bin/mypy
+
+format: install ## apply ruff fixes and formatting
+	$(VENV)/bin/ruff check --fix lease_parser tests scripts
+	$(VENV)/bin/ruff format lease_parser tests scripts
+
+worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
+	$(LEASE) worker --queues lease_extraction,lease_ocr,lease_normalization --concurrency 2
+
+samples: install ## regenerate the sample leases in samples/ (checked in)
+	$(PY) scripts/make_samples.py samples
+
+clean: ## remove caches and the embedded data directory of `make run`
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .lease_data

@@ -1,0 +1,5 @@
+"""lease_parser: lease documents in, validated typed abstractions out."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,102 @@
+"""The core, stage by stage: parse → OCR the pages that need it → extract → normalize → route.
+
+Pure: bytes in, an ``AbstractionResult`` out. The Celery tasks call these same stage
+functions one queue at a time; ``abstract_document`` runs them all in-process (the CLI's
+``abstract``, the evaluation harness and the in-process benchmark baselines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lease_parser.errors import LeaseParserError
+from lease_parser.extraction import RawField, extract_fields
+from lease_parser.extraction.kind import classify_document
+from lease_parser.gate import route_after_normalization, route_for_error
+from lease_parser.model import AbstractionResult, DocumentKind
+from lease_parser.normalization import normalize_fields
+from lease_parser.parsing import Document, apply_ocr, parse_document
+from lease_parser.parsing.base import PageSource
+from lease_parser.settings import Settings
+
+
+@dataclass
+class Extraction:
+    """What extraction hands to normalization: small, JSON-safe, ≪ 50 KB."""
+
+    kind: DocumentKind
+    fields: dict[str, RawField]
+    pages: int
+    ocr_pages: int
+    notes: list[str] = field(default_factory=list)
+
+    def to_message(self) -> dict[str, object]:
+        return {
+            "kind": self.kind.value,
+            "fields": {k: v.to_dict() for k, v in self.fields.items()},
+            "pages": self.pages,
+            "ocr_pages": self.ocr_pages,
+        }
+
+    @classmethod
+    def from_message(cls, data: dict[str, object]) -> Extraction:
+        fields = data["fields"]
+        assert isinstance(fields, dict)
+        return cls(
+            kind=DocumentKind(str(data["kind"])),
+            fields={k: RawField.from_dict(v) for k, v in fields.items()},
+            pages=int(str(data["pages"])),
+            ocr_pages=int(str(data["ocr_pages"])),
+        )
+
+
+def parse_stage(data: bytes, settings: Settings, password: str | None = None) -> Document:
+    return parse_document(data, settings.parse_limits(), settings.ocr_options(), password)
+
+
+def ocr_stage(
+    document: Document, data: bytes, settings: Settings, password: str | None = None
+) -> Document:
+    return apply_ocr(document, data, settings.ocr_options(), password)
+
+
+def extract_stage(document: Document) -> Extraction:
+    ocr_pages = sum(1 for p in document.pages if p.source is PageSource.OCR)
+    return Extraction(
+        kind=classify_document(document),
+        fields=extract_fields(document),
+        pages=len(document.pages),
+        ocr_pages=ocr_pages,
+    )
+
+
+def normalize_stage(extraction: Extraction, gate: float) -> AbstractionResult:
+    abstraction, problems = normalize_fields(extraction.fields, extraction.kind)
+    decision = route_after_normalization(abstraction, problems, gate)
+    return AbstractionResult(
+        route=decision.route,
+        reason=decision.reason,
+        confidence=decision.confidence,
+        abstraction=abstraction,
+        problems=decision.doubtful,
+        pages=extraction.pages,
+        ocr_pages=extraction.ocr_pages,
+    )
+
+
+def result_for_error(exc: LeaseParserError) -> AbstractionResult:
+    route, reason = route_for_error(exc)
+    return AbstractionResult(route=route, reason=reason, detail=str(exc))
+
+
+def abstract_document(
+    data: bytes, settings: Settings, password: str | None = None
+) -> AbstractionResult:
+    """The whole core on one document, in this process. Known failures become a route."""
+    try:
+        document = parse_stage(data, settings, password)
+        if document.pages_needing_ocr:
+            document = ocr_stage(document, data, settings, password)
+        return normalize_stage(extract_stage(document), settings.confidence_gate)
+    except LeaseParserError as exc:
+        return result_for_error(exc)

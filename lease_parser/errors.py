@@ -1,0 +1,142 @@
+"""The error taxonomy. What the caller must do decides the branch (reason in brackets)::
+
+    LeaseParserError
+    ├── PermanentError          never retried; dead-lettered (or reviewed)
+    │   ├── CorruptDocument     unparseable: truncated, broken xref, bad zip  [corrupt]
+    │   ├── EmptyDocument       zero bytes, no pages, no text                 [empty]
+    │   ├── DocumentTooLarge    over max bytes, from metadata before download [too_large]
+    │   ├── TooManyPages        over max pages                                [too_many_pages]
+    │   ├── UnsupportedFormat   .doc, RTF, HTML, unknown magic bytes          [unsupported_format]
+    │   ├── ResourceBomb        zip or pixel bomb, refused before inflating   [resource_bomb]
+    │   ├── EncryptedDocument   needs a password: goes to *review*            [needs_credential]
+    │   ├── HashMismatch        bytes differ from the submitted hash          [hash_mismatch]
+    │   ├── ObjectNotFound      the key does not exist (404 / NoSuchKey)      [not_found]
+    │   └── MessageTooLarge     a publish over the 50 KB cap (a bug)          [message_too_large]
+    ├── TransientError          retried with backoff, then dead-lettered      [retries_exhausted]
+    │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
+    │   ├── BrokerUnavailable   Redis connection errors
+    │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
+    ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused (backpressure)
+    └── ConfigurationError      bad settings; raised at start-up with how to fix it
+
+Each class carries structured context (key, page, detail) and a ``reason`` from ``Reason``.
+Library exceptions are translated once, at the adapter that calls the library (storage,
+parsing), and re-raised from the original.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class Reason(StrEnum):
+    """Why a document ended where it did. Stored, exported, and used as a metric label."""
+
+    LOW_CONFIDENCE = "low_confidence"
+    SCHEMA_INVALID = "schema_invalid"
+    NEEDS_CREDENTIAL = "needs_credential"
+    CORRUPT = "corrupt"
+    EMPTY = "empty"
+    TOO_LARGE = "too_large"
+    TOO_MANY_PAGES = "too_many_pages"
+    UNSUPPORTED_FORMAT = "unsupported_format"
+    RESOURCE_BOMB = "resource_bomb"
+    HASH_MISMATCH = "hash_mismatch"
+    NOT_FOUND = "not_found"
+    MESSAGE_TOO_LARGE = "message_too_large"
+    RETRIES_EXHAUSTED = "retries_exhausted"
+    TIME_LIMIT = "time_limit"
+    WORKER_LOST = "worker_lost"
+    SAME_CONTENT = "same_content"
+    REJECTED_BY_REVIEWER = "rejected_by_reviewer"
+    INTERNAL_ERROR = "internal_error"
+
+
+class LeaseParserError(Exception):
+    """Root of every error this package raises on purpose."""
+
+    reason: Reason = Reason.INTERNAL_ERROR
+
+    def __init__(self, message: str, **context: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+    def __str__(self) -> str:
+        if not self.context:
+            return self.message
+        ctx = ", ".join(f"{k}={v!r}" for k, v in self.context.items())
+        return f"{self.message} ({ctx})"
+
+
+class ConfigurationError(LeaseParserError):
+    """Settings that cannot work; raised at start-up with a message saying how to fix them."""
+
+
+class BrokerFullError(LeaseParserError):
+    """The broker refused a publish because it is at ``maxmemory`` (noeviction)."""
+
+
+class PermanentError(LeaseParserError):
+    """Retrying cannot help: the same input fails the same way."""
+
+
+class CorruptDocument(PermanentError):
+    reason = Reason.CORRUPT
+
+
+class EmptyDocument(PermanentError):
+    reason = Reason.EMPTY
+
+
+class DocumentTooLarge(PermanentError):
+    reason = Reason.TOO_LARGE
+
+
+class TooManyPages(PermanentError):
+    reason = Reason.TOO_MANY_PAGES
+
+
+class UnsupportedFormat(PermanentError):
+    reason = Reason.UNSUPPORTED_FORMAT
+
+
+class ResourceBomb(PermanentError):
+    reason = Reason.RESOURCE_BOMB
+
+
+class EncryptedDocument(PermanentError):
+    """Password-protected. Routed to review so someone can supply the password."""
+
+    reason = Reason.NEEDS_CREDENTIAL
+
+
+class HashMismatch(PermanentError):
+    reason = Reason.HASH_MISMATCH
+
+
+class ObjectNotFound(PermanentError):
+    reason = Reason.NOT_FOUND
+
+
+class MessageTooLarge(PermanentError):
+    reason = Reason.MESSAGE_TOO_LARGE
+
+
+class TransientError(LeaseParserError):
+    """May succeed later: retried with exponential backoff, then dead-lettered."""
+
+    reason = Reason.RETRIES_EXHAUSTED
+
+
+class StorageUnavailable(TransientError):
+    pass
+
+
+class BrokerUnavailable(TransientError):
+    pass
+
+
+class OperationTimeout(TransientError):
+    pass

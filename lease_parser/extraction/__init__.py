@@ -1,0 +1,28 @@
+"""Extraction: ``Document`` → raw fields. The registry lists one extractor per field family."""
+
+from __future__ import annotations
+
+from lease_parser.extraction.base import Extractor, RawField
+from lease_parser.extraction.financials import extract_base_rent, extract_security_deposit
+from lease_parser.extraction.parties import extract_parties
+from lease_parser.extraction.term import extract_term
+from lease_parser.parsing.base import Document
+
+EXTRACTORS: tuple[Extractor, ...] = (
+    extract_parties,
+    extract_term,
+    extract_base_rent,
+    extract_security_deposit,
+)
+
+
+def extract_fields(document: Document) -> dict[str, RawField]:
+    """Run every extractor; the first value an extractor returns for a field wins."""
+    fields: dict[str, RawField] = {}
+    for extractor in EXTRACTORS:
+        for raw in extractor(document):
+            fields.setdefault(raw.name, raw)
+    return fields
+
+
+__all__ = ["RawField", "extract_fields"]

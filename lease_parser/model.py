@@ -1,0 +1,209 @@
+"""The canonical model: every extracted value is a ``Field[T]`` with confidence and provenance.
+
+Names follow FIELDS.md; the JSON output, the store, review screens and eval labels all use
+them. Money is ``Decimal`` with two places, never a float.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import Field as PydanticField
+
+from lease_parser.errors import Reason
+
+T = TypeVar("T")
+CENT = Decimal("0.01")
+
+
+class Route(StrEnum):
+    """Where a document ends. ``duplicate`` is a submission whose content was seen before."""
+
+    COMMITTED = "committed"
+    REVIEW = "review"
+    DEAD = "dead"
+    DUPLICATE = "duplicate"
+
+
+class DocumentKind(StrEnum):
+    LEASE = "lease"
+    SUBLEASE = "sublease"
+    AMENDMENT = "amendment"
+    FORM = "form"
+
+
+class Provenance(BaseModel):
+    """Where a value came from: 1-based page, character span in that page's text, snippet."""
+
+    model_config = ConfigDict(frozen=True)
+
+    page: int = PydanticField(ge=1)
+    start: int = PydanticField(ge=0)
+    end: int = PydanticField(ge=0)
+    text: str
+
+
+class Field(BaseModel, Generic[T]):
+    """One extracted value. ``value is None`` means the document does not state it."""
+
+    value: T | None = None
+    confidence: float = PydanticField(default=0.0, ge=0.0, le=1.0)
+    provenance: Provenance | None = None
+    # Evidence for and against: agreeing cues, conflicts, why confidence is what it is.
+    notes: list[str] = PydanticField(default_factory=list)
+
+
+class Money(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    amount: Decimal = PydanticField(ge=0)
+    currency: str = PydanticField(default="USD", pattern=r"^[A-Z]{3}$")
+
+    @field_validator("amount")
+    @classmethod
+    def _two_places(cls, v: Decimal) -> Decimal:
+        return v.quantize(CENT, rounding=ROUND_HALF_UP)
+
+    def __str__(self) -> str:
+        return f"{self.amount} {self.currency}"
+
+
+class RentStep(BaseModel):
+    """One period of base rent. ``start``/``end`` are dates or 1-based month numbers."""
+
+    start: dt.date | int | None = None
+    end: dt.date | int | None = None
+    monthly: Decimal | None = PydanticField(default=None, ge=0)
+    annual: Decimal | None = PydanticField(default=None, ge=0)
+    per_sqft_annual: Decimal | None = PydanticField(default=None, ge=0)
+
+
+class EscalationKind(StrEnum):
+    FIXED_PERCENT = "fixed_percent"
+    FIXED_AMOUNT = "fixed_amount"
+    CPI = "cpi"
+    SCHEDULE = "schedule"
+    NONE = "none"
+
+
+class Escalation(BaseModel):
+    kind: EscalationKind
+    rate: Decimal | None = None
+
+
+class LeaseAbstraction(BaseModel):
+    """The typed abstraction of one document. Field names are FIELDS.md's."""
+
+    kind: DocumentKind = DocumentKind.LEASE
+    landlord: Field[str] = PydanticField(default_factory=Field)
+    tenant: Field[str] = PydanticField(default_factory=Field)
+    premises_address: Field[str] = PydanticField(default_factory=Field)
+    rentable_sqft: Field[Decimal] = PydanticField(default_factory=Field)
+    lease_date: Field[dt.date] = PydanticField(default_factory=Field)
+    commencement_date: Field[dt.date] = PydanticField(default_factory=Field)
+    expiration_date: Field[dt.date] = PydanticField(default_factory=Field)
+    term_months: Field[int] = PydanticField(default_factory=Field)
+    base_rent_monthly: Field[Money] = PydanticField(default_factory=Field)
+    base_rent_annual: Field[Money] = PydanticField(default_factory=Field)
+    rent_schedule: Field[list[RentStep]] = PydanticField(default_factory=Field)
+    escalation: Field[Escalation] = PydanticField(default_factory=Field)
+    cam_monthly: Field[Money] = PydanticField(default_factory=Field)
+    tenant_share_percent: Field[Decimal] = PydanticField(default_factory=Field)
+    security_deposit: Field[Money] = PydanticField(default_factory=Field)
+    renewal_option_count: Field[int] = PydanticField(default_factory=Field)
+    renewal_term_months: Field[int] = PydanticField(default_factory=Field)
+    currency: Field[str] = PydanticField(default_factory=Field)
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [name for name in cls.model_fields if name != "kind"]
+
+    def field(self, name: str) -> Field[Any]:
+        value = getattr(self, name)
+        assert isinstance(value, Field)
+        return value
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(LeaseAbstraction.field_names())
+
+# The fields the targets are scored on; the gate looks hardest at these.
+CORE_FIELDS: tuple[str, ...] = (
+    "landlord",
+    "tenant",
+    "premises_address",
+    "rentable_sqft",
+    "lease_date",
+    "term_months",
+    "base_rent_monthly",
+    "base_rent_annual",
+    "security_deposit",
+)
+
+
+class FieldProblem(BaseModel):
+    """Why a field is doubtful: shown to reviewers and stored with the review item."""
+
+    field: str
+    problem: str
+
+
+class AbstractionResult(BaseModel):
+    """What the core returns for one document: a route, never an exception, for known outcomes."""
+
+    route: Route
+    reason: Reason | None = None
+    confidence: float = 0.0
+    abstraction: LeaseAbstraction | None = None
+    problems: list[FieldProblem] = PydanticField(default_factory=list)
+    pages: int = 0
+    ocr_pages: int = 0
+    detail: str | None = None
+
+
+def json_value(value: Any) -> Any:
+    """A field value as JSON: money and decimals as strings, dates as ISO strings."""
+    if isinstance(value, Money):
+        return str(value.amount)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, BaseModel):
+        return {k: json_value(v) for k, v in value.model_dump().items()}
+    if isinstance(value, list):
+        return [json_value(v) for v in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
+
+
+def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str, Any]]:
+    """The ``fields`` object of ``abstract --json``: value, confidence, provenance per field."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in FIELD_NAMES:
+        f = abstraction.field(name)
+        out[name] = {
+            "value": json_value(f.value),
+            "confidence": round(f.confidence, 4),
+            "provenance": f.provenance.model_dump() if f.provenance else None,
+        }
+    return out
+
+
+def result_json(result: AbstractionResult) -> dict[str, Any]:
+    """The one-object JSON form DESIGN.md gives for ``abstract FILE --json``."""
+    return {
+        "route": result.route.value,
+        "reason": result.reason.value if result.reason else None,
+        "confidence": round(result.confidence, 4),
+        "kind": result.abstraction.kind.value if result.abstraction else None,
+        "pages": result.pages,
+        "ocr_pages": result.ocr_pages,
+        "detail": result.detail,
+        "problems": [p.model_dump() for p in result.problems],
+        "fields": abstraction_fields_json(result.abstraction) if result.abstraction else {},
+    }

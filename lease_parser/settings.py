@@ -1,0 +1,168 @@
+"""The one settings object.
+
+Built at the edges (CLI, Celery app factory, test fixtures) and passed down; core code
+never reads ``os.environ``. Environment names are ``LEASE_<FIELD>``; nested sections use
+``__`` (``LEASE_TIME_LIMITS__OCR__HARD=1200``). The names DESIGN.md fixes
+(``LEASE_BROKER_URL``, ``LEASE_RESULT_BACKEND``, ``LEASE_OBJECT_STORE``,
+``LEASE_S3_ENDPOINT_URL``, ``LEASE_STORE_URL``, ``LEASE_CONFIDENCE_GATE``,
+``LEASE_DATA_DIR``) are deployment contracts: do not rename them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Self
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from lease_parser.errors import ConfigurationError
+from lease_parser.parsing.base import ParseLimits
+from lease_parser.parsing.ocr import OcrOptions
+
+MB = 1024 * 1024
+
+
+class TimeLimit(BaseModel):
+    """Soft limit raises inside the task (it can clean up); hard limit kills the child."""
+
+    soft: int = Field(gt=0)
+    hard: int = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _soft_below_hard(self) -> Self:
+        if self.soft >= self.hard:
+            raise ValueError(f"soft time limit {self.soft}s must be below hard limit {self.hard}s")
+        return self
+
+
+class TimeLimits(BaseModel):
+    """Per-queue limits. OCR is the longest: a 90-page scan at ~2 s/page."""
+
+    extraction: TimeLimit = TimeLimit(soft=240, hard=300)
+    ocr: TimeLimit = TimeLimit(soft=1500, hard=1800)
+    normalization: TimeLimit = TimeLimit(soft=50, hard=60)
+
+    def for_queue(self, queue: str) -> TimeLimit:
+        return {
+            "lease_extraction": self.extraction,
+            "lease_ocr": self.ocr,
+            "lease_normalization": self.normalization,
+        }[queue]
+
+    def largest_hard(self) -> int:
+        return max(self.extraction.hard, self.ocr.hard, self.normalization.hard)
+
+
+class RetryPolicy(BaseModel):
+    """Exponential backoff for transient errors: 60, 120, 240, 480 s by default."""
+
+    max_retries: int = Field(default=4, ge=0, le=20)
+    backoff_base: int = Field(default=60, ge=1)
+    backoff_max: int = Field(default=480, ge=1)
+    # Full jitter on top of the step spreads a thundering herd after an outage.
+    jitter: float = Field(default=0.25, ge=0, le=1)
+
+    def countdown(self, attempt: int, rand: float = 0.0) -> float:
+        """Seconds to wait before retry number ``attempt`` (0-based); ``rand`` in [0, 1)."""
+        step = min(self.backoff_base * 2**attempt, self.backoff_max)
+        return float(step) * (1 + self.jitter * rand)
+
+    def largest_countdown(self) -> float:
+        return float(self.backoff_max) * (1 + self.jitter)
+
+
+class Settings(BaseSettings):
+    """Everything configurable. Invalid combinations fail here, at start-up."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="LEASE_",
+        env_nested_delimiter="__",
+        extra="ignore",
+        validate_default=True,
+    )
+
+    data_dir: Path = Path.home() / ".local" / "share" / "lease_parser"
+    broker_url: str = "redis://127.0.0.1:6379/0"
+    result_backend: str = "redis://127.0.0.1:6379/1"
+    # Empty means "embedded default under data_dir" (file://<data_dir>/objects).
+    object_store: str = ""
+    s3_endpoint_url: str | None = None
+    # Empty means "embedded default under data_dir" (sqlite:///<data_dir>/lease.db).
+    store_url: str = ""
+    confidence_gate: float = Field(default=0.80, gt=0, le=1)
+
+    max_document_bytes: int = Field(default=50 * MB, gt=0)
+    max_pages: int = Field(default=500, gt=0)
+    # Uncompressed size a DOCX may declare before we refuse it as a zip bomb.
+    max_unpacked_bytes: int = Field(default=200 * MB, gt=0)
+    max_image_pixels: int = Field(default=100_000_000, gt=0)
+    ocr_dpi: int = Field(default=300, ge=72, le=600)
+    ocr_page_timeout: int = Field(default=120, gt=0)
+
+    time_limits: TimeLimits = TimeLimits()
+    retry: RetryPolicy = RetryPolicy()
+    # Seconds a delivered-but-unacked message stays invisible before Redis hands it out
+    # again. Must exceed every hard time limit (or a running task is delivered twice) and
+    # the largest retry countdown (a countdown is an ETA held unacked by the worker).
+    visibility_timeout: int = Field(default=3600, gt=0)
+    # A message delivered more often than this is poison (it keeps killing workers).
+    max_deliveries: int = Field(default=3, ge=1)
+    # Dedup claim lifetime; longer than a whole document's journey through all queues.
+    claim_ttl: int = Field(default=7200, gt=0)
+    # Hard cap on a published message: documents travel by key, never by value.
+    max_message_bytes: int = Field(default=50 * 1024, gt=0)
+    worker_max_tasks_per_child: int = Field(default=500, gt=0)
+    # Kilobytes of resident memory after which a prefork child is replaced.
+    worker_max_memory_per_child: int = Field(default=1_500_000, gt=0)
+    review_claim_ttl: int = Field(default=1800, gt=0)
+
+    @model_validator(mode="after")
+    def _visibility_timeout_covers_everything(self) -> Self:
+        hard = self.time_limits.largest_hard()
+        if self.visibility_timeout <= hard:
+            raise ValueError(
+                f"LEASE_VISIBILITY_TIMEOUT={self.visibility_timeout} must exceed the largest "
+                f"hard time limit ({hard}s), or a task still running is delivered twice. "
+                f"Raise LEASE_VISIBILITY_TIMEOUT above {hard} or lower the time limit."
+            )
+        countdown = self.retry.largest_countdown()
+        if self.visibility_timeout <= countdown:
+            raise ValueError(
+                f"LEASE_VISIBILITY_TIMEOUT={self.visibility_timeout} must exceed the largest "
+                f"retry countdown ({countdown:.0f}s incl. jitter): a retry is an ETA message "
+                f"held unacked, and an ETA past the visibility timeout runs twice. Raise "
+                f"LEASE_VISIBILITY_TIMEOUT or lower LEASE_RETRY__BACKOFF_MAX."
+            )
+        return self
+
+    def parse_limits(self) -> ParseLimits:
+        return ParseLimits(
+            max_bytes=self.max_document_bytes,
+            max_pages=self.max_pages,
+            max_unpacked_bytes=self.max_unpacked_bytes,
+            max_image_pixels=self.max_image_pixels,
+        )
+
+    def ocr_options(self) -> OcrOptions:
+        return OcrOptions(dpi=self.ocr_dpi, page_timeout=self.ocr_page_timeout)
+
+    @property
+    def object_store_url(self) -> str:
+        return self.object_store or (self.data_dir / "objects").resolve().as_uri()
+
+    @property
+    def store_database_url(self) -> str:
+        return self.store_url or f"sqlite:///{(self.data_dir / 'lease.db').resolve()}"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings from the environment, turning validation errors into a fix-it message."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            where = "LEASE_" + "__".join(str(p).upper() for p in err["loc"]) if err["loc"] else ""
+            lines.append(f"  {where}: {err['msg']}" if where else f"  {err['msg']}")
+        raise ConfigurationError("invalid configuration:\n" + "\n".join(lines)) from exc
