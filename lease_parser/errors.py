@@ -11,6 +11,7 @@
     │   ├── EncryptedDocument   needs a password: goes to *review*            [needs_credential]
     │   ├── HashMismatch        bytes differ from the submitted hash          [hash_mismatch]
     │   ├── ObjectNotFound      the key does not exist (404 / NoSuchKey)      [not_found]
+    │   ├── StorageForbidden    access denied / key escapes the store root    [storage_forbidden]
     │   └── MessageTooLarge     a publish over the 50 KB cap (a bug)          [message_too_large]
     ├── TransientError          retried with backoff, then dead-lettered      [retries_exhausted]
     │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
@@ -44,6 +45,7 @@ class Reason(StrEnum):
     RESOURCE_BOMB = "resource_bomb"
     HASH_MISMATCH = "hash_mismatch"
     NOT_FOUND = "not_found"
+    STORAGE_FORBIDDEN = "storage_forbidden"
     MESSAGE_TOO_LARGE = "message_too_large"
     RETRIES_EXHAUSTED = "retries_exhausted"
     TIME_LIMIT = "time_limit"
@@ -118,6 +120,12 @@ class HashMismatch(PermanentError):
 
 class ObjectNotFound(PermanentError):
     reason = Reason.NOT_FOUND
+
+
+class StorageForbidden(PermanentError):
+    """The store refused access (credentials, policy, a key outside the root)."""
+
+    reason = Reason.STORAGE_FORBIDDEN
 
 
 class MessageTooLarge(PermanentError):

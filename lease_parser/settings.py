@@ -36,12 +36,28 @@ class TimeLimit(BaseModel):
         return self
 
 
-class TimeLimits(BaseModel):
-    """Per-queue limits. OCR is the longest: a 90-page scan at ~2 s/page."""
+class ExtractionLimit(TimeLimit):
+    soft: int = Field(default=240, gt=0)
+    hard: int = Field(default=300, gt=0)
 
-    extraction: TimeLimit = TimeLimit(soft=240, hard=300)
-    ocr: TimeLimit = TimeLimit(soft=1500, hard=1800)
-    normalization: TimeLimit = TimeLimit(soft=50, hard=60)
+
+class OcrLimit(TimeLimit):
+    # The longest: a 90-page scan at ~2.5 s of Tesseract a page, on a busy node.
+    soft: int = Field(default=1500, gt=0)
+    hard: int = Field(default=1800, gt=0)
+
+
+class NormalizationLimit(TimeLimit):
+    soft: int = Field(default=50, gt=0)
+    hard: int = Field(default=60, gt=0)
+
+
+class TimeLimits(BaseModel):
+    """Per-queue limits; each can be overridden alone (LEASE_TIME_LIMITS__OCR__HARD=2400)."""
+
+    extraction: ExtractionLimit = ExtractionLimit()
+    ocr: OcrLimit = OcrLimit()
+    normalization: NormalizationLimit = NormalizationLimit()
 
     def for_queue(self, queue: str) -> TimeLimit:
         return {

@@ -11,6 +11,9 @@ import click
 
 from lease_parser.cli._common import ExitCode, fail
 from lease_parser.cli.core import abstract
+from lease_parser.cli.dead import dead
+from lease_parser.cli.pipeline import status, submit, unlock, worker
+from lease_parser.cli.run import run
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
 
@@ -23,7 +26,8 @@ def cli() -> None:
     """
 
 
-cli.add_command(abstract)
+for command in (abstract, run, submit, worker, status, unlock, dead):
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -1,0 +1,95 @@
+"""Dead letters: documents that can never succeed as they are, kept for ops triage.
+
+Redis has no dead-letter exchange, and ``reject(requeue=False)`` deletes the message. So a
+dead document is recorded explicitly, twice: in Redis (payload, reason, attempts,
+traceback, a one-line diagnosis; persisted by AOF with the queues) and as state ``dead``
+in the canonical store, which survives even the loss of Redis. Replay is manual only
+(``lease-parser dead requeue``): an automatic replay of a poison message is just a
+slower infinite loop.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import redis
+from lease_parser.errors import Reason
+
+DEAD_INDEX = "lease:dead"
+DEAD_PREFIX = "lease:dead:"
+
+DIAGNOSES: dict[str, str] = {
+    Reason.CORRUPT: "The file is damaged or not what its type claims; get a good copy, resubmit.",
+    Reason.EMPTY: "The file has no content; check the upload.",
+    Reason.TOO_LARGE: "Over LEASE_MAX_DOCUMENT_BYTES; split the file or raise the limit.",
+    Reason.TOO_MANY_PAGES: "Over LEASE_MAX_PAGES; split the file or raise the limit.",
+    Reason.UNSUPPORTED_FORMAT: "Not PDF/DOCX/PNG/JPEG/TIFF; convert it, then resubmit.",
+    Reason.RESOURCE_BOMB: "Declares absurd sizes (zip/pixel bomb); treat as hostile.",
+    Reason.HASH_MISMATCH: "The object changed after submission; resubmit the current version.",
+    Reason.NOT_FOUND: "The object key does not exist; check the key and the bucket.",
+    Reason.STORAGE_FORBIDDEN: "Access denied by the object store; fix credentials, requeue.",
+    Reason.RETRIES_EXHAUSTED: "A dependency stayed down through every retry; requeue when up.",
+    Reason.TIME_LIMIT: "Parsing ran past the hard time limit; inspect the file before requeue.",
+    Reason.WORKER_LOST: "The document killed its worker repeatedly (OOM/segfault); inspect it.",
+    Reason.MESSAGE_TOO_LARGE: "A stage produced an oversized message; this is a bug.",
+    Reason.INTERNAL_ERROR: "An unexpected error (a bug); read the traceback, fix, requeue.",
+}
+
+
+@dataclass
+class DeadLetter:
+    doc_hash: str
+    doc_key: str
+    submission_id: str
+    task: str
+    reason: str
+    attempts: int
+    detail: str = ""
+    traceback: str = ""
+    payload: dict[str, Any] = field(default_factory=dict)
+    at: float = field(default_factory=time.time)
+
+    @property
+    def diagnosis(self) -> str:
+        return DIAGNOSES.get(self.reason, "See the traceback.")
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "diagnosis": self.diagnosis}
+
+
+def record_dead_letter(r: redis.Redis, letter: DeadLetter) -> None:
+    """Store the letter and index it by time, atomically."""
+    key = DEAD_PREFIX + letter.doc_hash
+    with r.pipeline(transaction=True) as pipe:
+        pipe.set(key, json.dumps(letter.to_json(), default=str))
+        pipe.zadd(DEAD_INDEX, {letter.doc_hash: letter.at})
+        pipe.execute()
+
+
+def list_dead_letters(r: redis.Redis, limit: int = 100) -> list[DeadLetter]:
+    hashes = r.zrange(DEAD_INDEX, 0, limit - 1)
+    letters = [get_dead_letter(r, h.decode() if isinstance(h, bytes) else str(h)) for h in hashes]
+    return [letter for letter in letters if letter is not None]
+
+
+def get_dead_letter(r: redis.Redis, doc_hash: str) -> DeadLetter | None:
+    raw = r.get(DEAD_PREFIX + doc_hash)
+    if raw is None:
+        return None
+    data = json.loads(raw)
+    data.pop("diagnosis", None)
+    return DeadLetter(**data)
+
+
+def remove_dead_letter(r: redis.Redis, doc_hash: str) -> None:
+    with r.pipeline(transaction=True) as pipe:
+        pipe.delete(DEAD_PREFIX + doc_hash)
+        pipe.zrem(DEAD_INDEX, doc_hash)
+        pipe.execute()
+
+
+def dead_letter_depth(r: redis.Redis) -> int:
+    return int(r.zcard(DEAD_INDEX))

@@ -1,0 +1,266 @@
+"""Real servers on one machine: a ``redis-server`` from redis/redis.conf and worker processes.
+
+Used by ``lease-parser run`` (``make run``), the integration tests and the benchmarks, so
+all three exercise the same real parts. Every process started here is stopped here, by
+its PID (and its process group, for a worker's prefork children), also on errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+import redis
+from lease_parser.errors import ConfigurationError
+from lease_parser.pipeline.routing import QUEUES
+
+REDIS_CONF = Path(__file__).resolve().parent.parent / "redis" / "redis.conf"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def redis_conf_path() -> Path:
+    """The project's redis.conf (from a checkout), or a copy shipped in the data dir."""
+    if REDIS_CONF.is_file():
+        return REDIS_CONF
+    raise ConfigurationError(
+        f"redis/redis.conf not found beside the package ({REDIS_CONF}); run from a checkout"
+    )
+
+
+def _wait_until(check: Callable[[], object], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"{what} did not become ready within {timeout:.0f}s")
+
+
+@dataclass
+class RedisServer:
+    """A ``redis-server`` on a free loopback port, data (AOF) under ``data_dir``."""
+
+    data_dir: Path
+    port: int = 0
+    extra_args: list[str] = field(default_factory=list)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def client(self, db: int = 0) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, db=db, socket_timeout=10)
+
+    def start(self) -> RedisServer:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise ConfigurationError("redis-server is not installed: apt-get install redis-server")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        args = [
+            binary,
+            str(redis_conf_path()),
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.data_dir),
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
+            *self.extra_args,
+        ]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_until(lambda: self.client().ping(), 20, f"redis-server on port {self.port}")
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: what a crashed node looks like (no final AOF rewrite, no goodbye)."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()  # SIGTERM: redis fsyncs the AOF and exits
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@dataclass
+class WorkerProcess:
+    """A real ``lease-parser worker`` process (Celery prefork) for some queues."""
+
+    env: dict[str, str]
+    queues: tuple[str, ...] = QUEUES
+    concurrency: int = 1
+    name: str = "worker"
+    log_path: Path | None = None
+    extra_args: list[str] = field(default_factory=list)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def hostname(self) -> str:
+        return f"{self.name}@{socket.gethostname()}"
+
+    def start(self, wait: bool = True) -> WorkerProcess:
+        args = [
+            sys.executable,
+            "-m",
+            "lease_parser",
+            "worker",
+            "--queues",
+            ",".join(self.queues),
+            "--concurrency",
+            str(self.concurrency),
+            "--hostname",
+            self.hostname,
+            *self.extra_args,
+        ]
+        log_path = self.log_path or Path(os.devnull)
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("ab") as log:
+            # Own session: the prefork children share its group, so stop() ends them all.
+            self.process = subprocess.Popen(
+                args,
+                env={**os.environ, **self.env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """Poll until the worker answers a control ping (it is consuming its queues)."""
+        from celery import Celery
+
+        assert self.process is not None
+        app = Celery(broker=self.env["LEASE_BROKER_URL"], set_as_current=False)
+        try:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"worker {self.name} exited with {self.process.returncode}")
+                if app.control.ping(destination=[self.hostname], timeout=0.5):
+                    return
+            raise TimeoutError(f"worker {self.name} not ready within {timeout:.0f}s")
+        finally:
+            app.close()
+
+    def child_pids(self) -> list[int]:
+        """PIDs of the prefork children (the processes that run tasks)."""
+        if self.process is None:
+            return []
+        out = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
+        )
+        return [int(p) for p in out.stdout.split()]
+
+    def stop(self, grace: float = 30) -> None:
+        """SIGTERM (warm shutdown), then SIGKILL the whole group after ``grace`` seconds."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(grace)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+
+    def kill(self) -> None:
+        """SIGKILL the main process only (its children notice and exit)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@dataclass
+class LocalCluster:
+    """redis-server + one worker per queue, with the settings environment they share."""
+
+    data_dir: Path
+    concurrency: dict[str, int] = field(default_factory=lambda: dict.fromkeys(QUEUES, 1))
+    extra_env: dict[str, str] = field(default_factory=dict)
+    redis_server: RedisServer | None = None
+    workers: list[WorkerProcess] = field(default_factory=list)
+
+    @property
+    def env(self) -> dict[str, str]:
+        assert self.redis_server is not None
+        return {
+            "LEASE_DATA_DIR": str(self.data_dir),
+            "LEASE_BROKER_URL": f"{self.redis_server.url}/0",
+            "LEASE_RESULT_BACKEND": f"{self.redis_server.url}/1",
+            # Tesseract's own threads would fight the prefork children for the 2 cores.
+            "OMP_THREAD_LIMIT": "1",
+            **self.extra_env,
+        }
+
+    def start(self) -> LocalCluster:
+        try:
+            self.redis_server = RedisServer(self.data_dir / "redis").start()
+            for queue, n in self.concurrency.items():
+                worker = WorkerProcess(
+                    env=self.env,
+                    queues=(queue,),
+                    concurrency=n,
+                    name=f"{queue}-{os.getpid()}",
+                    log_path=self.data_dir / f"{queue}.log",
+                )
+                self.workers.append(worker.start(wait=False))
+            for worker in self.workers:
+                worker.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+        self.workers.clear()
+        if self.redis_server is not None:
+            self.redis_server.stop()
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,101 @@
+"""The Celery app factory. Every reliability setting is here, each with the reason for it.
+
+Do not "fix" these back to Celery's defaults: each one closes a way to lose or duplicate
+a lease (DESIGN.md, "Broker and worker semantics").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from kombu.entity import Queue
+
+from lease_parser.pipeline.routing import QUEUES, ROUTES, UNROUTED, queue_for
+from lease_parser.settings import Settings
+
+
+def transport_options(settings: Settings) -> dict[str, Any]:
+    return {
+        # Redis has no acks: a delivered message sits in the `unacked` hash and is handed
+        # out again only after this many seconds. It must exceed the largest hard time
+        # limit and retry countdown (Settings validates this), or a task that is still
+        # running — or an ETA retry waiting in a worker — is delivered a second time.
+        "visibility_timeout": settings.visibility_timeout,
+        # A half-open connection (failover, NAT timeout) must not hang a publish forever.
+        "socket_timeout": 30,
+        "socket_connect_timeout": 10,
+        "socket_keepalive": True,
+        "health_check_interval": 25,
+    }
+
+
+def task_annotations(settings: Settings) -> dict[str, dict[str, int]]:
+    """Soft and hard time limits per task, from its queue's limits."""
+    out = {}
+    for name in ROUTES:
+        limit = settings.time_limits.for_queue(queue_for(name))
+        out[name] = {"soft_time_limit": limit.soft, "time_limit": limit.hard}
+    return out
+
+
+def celery_config(settings: Settings) -> dict[str, Any]:
+    options = transport_options(settings)
+    return {
+        "broker_url": settings.broker_url,
+        "result_backend": settings.result_backend,
+        "broker_transport_options": options,
+        # Celery reads the visibility timeout in three places; set all three alike or the
+        # result backend's and the default fall back to one hour.
+        "result_backend_transport_options": {"visibility_timeout": settings.visibility_timeout},
+        "visibility_timeout": settings.visibility_timeout,
+        # JSON only: pickle from the network is remote code execution.
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "result_accept_content": ["json"],
+        # Ack after the task ran, and re-deliver if the worker child died mid-task: a
+        # worker killed by the OOM killer or a deploy must not drop a lease.
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        # A timed-out or failed task is handled by our own failure path (dead-letter) before
+        # the ack; Celery's default ack-on-failure is what we want *after* that record.
+        "task_acks_on_failure_or_timeout": True,
+        # One message at a time per process: a 15-second lease must not sit prefetched
+        # behind another while idle workers starve.
+        "worker_prefetch_multiplier": 1,
+        # Recycle children: PDF and OCR libraries leak; bound each child's lifetime.
+        "worker_max_tasks_per_child": settings.worker_max_tasks_per_child,
+        "worker_max_memory_per_child": settings.worker_max_memory_per_child,
+        # If the broker connection drops, running tasks are cancelled and redelivered
+        # rather than finished and acked on a channel that no longer exists.
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        "broker_connection_retry_on_startup": True,
+        # Nothing consumes `unrouted`: a task missing from ROUTES shows up as depth there.
+        "task_default_queue": UNROUTED,
+        "task_queues": [Queue(q) for q in (*QUEUES, UNROUTED)],
+        "task_routes": ROUTES,
+        "task_create_missing_queues": False,
+        "task_annotations": task_annotations(settings),
+        "task_track_started": True,
+        # Results are bookkeeping only (the store is the system of record); expire them.
+        "result_expires": 24 * 3600,
+        "task_send_sent_event": True,
+        "worker_send_task_events": True,
+        # Soft shutdown: on SIGTERM the worker stops taking work and gives running tasks
+        # this long to finish before cold shutdown re-queues them (acks_late).
+        "worker_soft_shutdown_timeout": 30.0,
+        "worker_enable_soft_shutdown_on_idle": True,
+        "worker_hijack_root_logger": False,
+    }
+
+
+def create_app(settings: Settings) -> Celery:
+    """A Celery app for these settings, with the pipeline's tasks registered."""
+    app = Celery("lease_parser", set_as_current=True)
+    app.config_from_object(celery_config(settings))
+    app.lease_settings = settings
+    from lease_parser.pipeline.tasks import register_tasks
+
+    register_tasks(app)
+    return app

@@ -1,0 +1,368 @@
+"""The canonical store (SQLAlchemy 2): SQLite by default (WAL), PostgreSQL in production.
+
+Three tables:
+
+- ``documents``: one row per distinct content hash (unique), its current state
+  (pending → committed | review | dead) and abstraction. A re-upload of the same key with
+  new content is a new row, linked by ``doc_key`` and numbered by ``key_version``.
+- ``submissions``: one row per ``submit`` call (keyed by its task id), pending → processed
+  or duplicate.
+- ``document_events``: an append-only audit trail of state changes.
+
+Every state change out of ``pending`` is a conditional UPDATE (``WHERE state = 'pending'``)
+in one transaction with its event row: two workers finishing the same document race on
+that row and exactly one wins, so a document is never committed twice even if the Redis
+claim was lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from lease_parser.errors import ConfigurationError, StorageUnavailable
+
+
+class DocumentState(StrEnum):
+    PENDING = "pending"
+    COMMITTED = "committed"
+    REVIEW = "review"
+    DEAD = "dead"
+
+
+class SubmissionState(StrEnum):
+    PENDING = "pending"
+    PROCESSED = "processed"
+    DUPLICATE = "duplicate"
+
+
+FINAL_STATES = frozenset({DocumentState.COMMITTED, DocumentState.REVIEW, DocumentState.DEAD})
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class DocumentRow(Base):
+    __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("doc_key", "key_version", name="uq_documents_key_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    doc_key: Mapped[str] = mapped_column(String(1024), index=True)
+    key_version: Mapped[int] = mapped_column(Integer, default=1)
+    state: Mapped[str] = mapped_column(String(16), index=True, default=DocumentState.PENDING)
+    reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True)
+    kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The abstraction as `abstract --json` renders its "fields", plus the doubtful fields.
+    fields: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    problems: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    pages: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ocr_pages: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    source: Mapped[str | None] = mapped_column(String(16), nullable=True)  # auto | review
+    reviewer: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    processed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    review_priority: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    claim_expires_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SubmissionRow(Base):
+    __tablename__ = "submissions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the first task's id
+    doc_hash: Mapped[str] = mapped_column(String(64), ForeignKey("documents.doc_hash"), index=True)
+    doc_key: Mapped[str] = mapped_column(String(1024))
+    state: Mapped[str] = mapped_column(String(16), default=SubmissionState.PENDING)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+class EventRow(Base):
+    __tablename__ = "document_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), index=True)
+    state: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    submission_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    actor: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The terminal result a worker records for a document."""
+
+    state: DocumentState
+    reason: str | None = None
+    detail: str | None = None
+    kind: str | None = None
+    confidence: float | None = None
+    fields: dict[str, Any] | None = None
+    problems: list[dict[str, Any]] | None = None
+    pages: int | None = None
+    ocr_pages: int | None = None
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    # WAL lets readers (CLI, exporter) run while a worker writes; busy_timeout makes a
+    # writer wait for the lock instead of failing at once when several workers commit.
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def create_store_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            from pathlib import Path
+
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except Exception as exc:  # unknown dialect, missing driver
+        raise ConfigurationError(
+            f"LEASE_STORE_URL={url!r} cannot be used: {exc}. Use sqlite:///path or "
+            "postgresql+psycopg2://user:pass@host/db (pip install lease-parser[postgres])."
+        ) from exc
+
+
+class Store:
+    """The system of record. Safe to share within a process; create one per process."""
+
+    def __init__(self, url: str, create: bool = True) -> None:
+        self.url = url
+        self.engine = create_store_engine(url)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        if create:
+            self.create_schema()
+
+    def create_schema(self) -> None:
+        with self._guard():
+            Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except OperationalError as exc:
+            raise StorageUnavailable(f"canonical store unavailable: {exc.orig}") from exc
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._guard(), self._session.begin() as session:
+            yield session
+
+    # -- submissions ---------------------------------------------------------------------
+
+    def register_submission(self, submission_id: str, doc_key: str, doc_hash: str) -> None:
+        """Record a submission (idempotent on its id) and its document if new."""
+        for _attempt in range(5):
+            try:
+                with self.session() as s:
+                    if s.get(SubmissionRow, submission_id) is not None:
+                        return
+                    if (
+                        s.scalar(select(DocumentRow.id).where(DocumentRow.doc_hash == doc_hash))
+                        is None
+                    ):
+                        s.add(
+                            DocumentRow(
+                                doc_hash=doc_hash,
+                                doc_key=doc_key,
+                                key_version=self._next_version(s, doc_key),
+                            )
+                        )
+                        s.flush()
+                    s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=doc_key))
+                return
+            except IntegrityError:
+                continue  # a concurrent submit inserted the same document/version: re-read
+        raise StorageUnavailable("could not register the submission after 5 attempts")
+
+    @staticmethod
+    def _next_version(s: Session, doc_key: str) -> int:
+        current = s.scalar(
+            select(func.max(DocumentRow.key_version)).where(DocumentRow.doc_key == doc_key)
+        )
+        return (current or 0) + 1
+
+    def withdraw_submission(self, submission_id: str) -> None:
+        """Undo a registration whose message never reached the broker."""
+        with self.session() as s:
+            sub = s.get(SubmissionRow, submission_id)
+            if sub is None:
+                return
+            doc_hash = sub.doc_hash
+            s.delete(sub)
+            s.flush()
+            others = s.scalar(
+                select(func.count())
+                .select_from(SubmissionRow)
+                .where(SubmissionRow.doc_hash == doc_hash)
+            )
+            doc = s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
+            if not others and doc is not None and doc.state == DocumentState.PENDING:
+                s.delete(doc)
+
+    def mark_duplicate(self, submission_id: str) -> None:
+        with self.session() as s:
+            s.execute(
+                update(SubmissionRow)
+                .where(SubmissionRow.id == submission_id)
+                .values(state=SubmissionState.DUPLICATE, updated_at=utcnow())
+            )
+
+    # -- documents -----------------------------------------------------------------------
+
+    def document(self, doc_hash: str) -> DocumentRow | None:
+        with self.session() as s:
+            return s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
+
+    def submission(self, submission_id: str) -> SubmissionRow | None:
+        with self.session() as s:
+            return s.get(SubmissionRow, submission_id)
+
+    def note_attempt(self, doc_hash: str) -> None:
+        with self.session() as s:
+            s.execute(
+                update(DocumentRow)
+                .where(DocumentRow.doc_hash == doc_hash)
+                .values(attempts=DocumentRow.attempts + 1)
+            )
+
+    def finish(self, doc_hash: str, submission_id: str, outcome: Outcome) -> bool:
+        """Move a pending document to its final state. False if it was already final."""
+        now = utcnow()
+        with self.session() as s:
+            result = s.execute(
+                update(DocumentRow)
+                .where(DocumentRow.doc_hash == doc_hash, DocumentRow.state == DocumentState.PENDING)
+                .values(
+                    state=outcome.state,
+                    reason=outcome.reason,
+                    detail=outcome.detail,
+                    kind=outcome.kind,
+                    confidence=outcome.confidence,
+                    fields=outcome.fields,
+                    problems=outcome.problems,
+                    pages=outcome.pages,
+                    ocr_pages=outcome.ocr_pages,
+                    source="auto" if outcome.state == DocumentState.COMMITTED else None,
+                    processed_by=submission_id,
+                    finished_at=now,
+                    updated_at=now,
+                )
+            )
+            won = bool(result.rowcount)  # type: ignore[attr-defined]
+            if won:
+                s.add(
+                    EventRow(
+                        doc_hash=doc_hash,
+                        state=outcome.state,
+                        reason=outcome.reason,
+                        submission_id=submission_id,
+                        actor="pipeline",
+                    )
+                )
+            s.execute(
+                update(SubmissionRow)
+                .where(SubmissionRow.id == submission_id)
+                .values(
+                    state=SubmissionState.PROCESSED if won else SubmissionState.DUPLICATE,
+                    updated_at=now,
+                )
+            )
+            return won
+
+    def reset_to_pending(self, doc_hash: str, actor: str) -> bool:
+        """Put a dead (or reviewed-for-credential) document back to pending for a requeue."""
+        with self.session() as s:
+            result = s.execute(
+                update(DocumentRow)
+                .where(
+                    DocumentRow.doc_hash == doc_hash,
+                    DocumentRow.state.in_([DocumentState.DEAD, DocumentState.REVIEW]),
+                )
+                .values(
+                    state=DocumentState.PENDING, reason=None, finished_at=None, updated_at=utcnow()
+                )
+            )
+            changed = bool(result.rowcount)  # type: ignore[attr-defined]
+            if changed:
+                s.add(
+                    EventRow(
+                        doc_hash=doc_hash,
+                        state=DocumentState.PENDING,
+                        reason="requeued",
+                        actor=actor,
+                    )
+                )
+            return changed
+
+    def counts_by_state(self) -> dict[str, int]:
+        with self.session() as s:
+            rows = s.execute(select(DocumentRow.state, func.count()).group_by(DocumentRow.state))
+            return {str(state): int(n) for state, n in rows.tuples()}
+
+    def commit_events(self, doc_hash: str) -> int:
+        """How many times a document entered ``committed`` (must never exceed 1)."""
+        with self.session() as s:
+            return (
+                s.scalar(
+                    select(func.count())
+                    .select_from(EventRow)
+                    .where(EventRow.doc_hash == doc_hash, EventRow.state == DocumentState.COMMITTED)
+                )
+                or 0
+            )

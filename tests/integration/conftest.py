@@ -1,0 +1,163 @@
+"""Fixtures that start and stop the real things: redis-server, celery workers, moto, PostgreSQL.
+
+A missing server binary fails the test (CI installs them); nothing silently skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from celery import Celery
+
+from lease_parser.local import RedisServer, WorkerProcess, free_port
+from lease_parser.pipeline.app import create_app
+from lease_parser.pipeline.routing import QUEUES
+from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.settings import Settings, load_settings
+from lease_parser.store import FINAL_STATES, DocumentRow
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/integration" in str(item.fspath):
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path / "redis").start()
+    yield server
+    server.stop()
+
+
+@dataclass
+class Pipeline:
+    """Settings, app and runtime pointing at a test's own redis-server and data dir."""
+
+    settings: Settings
+    env: dict[str, str]
+    app: Celery
+    redis_server: RedisServer
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_for(self.settings)
+
+    def put(self, key: str, data: bytes) -> None:
+        self.runtime.objects.put(key, data)
+
+    def wait_final(self, doc_hash: str, timeout: float = 120) -> DocumentRow:
+        """Poll the store until the document leaves ``pending``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            row = self.runtime.store.document(doc_hash)
+            if row is not None and row.state in FINAL_STATES:
+                return row
+            time.sleep(0.2)
+        raise AssertionError(f"document {doc_hash[:12]} not final after {timeout}s")
+
+    def wait_submissions_done(self, task_ids: list[str], timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            subs = [self.runtime.store.submission(t) for t in task_ids]
+            if all(s is not None and s.state != "pending" for s in subs):
+                return
+            time.sleep(0.2)
+        raise AssertionError("submissions still pending")
+
+    def worker(
+        self, name: str = "w", queues: tuple[str, ...] = QUEUES, concurrency: int = 1, **env: str
+    ) -> WorkerProcess:
+        return WorkerProcess(
+            env={**self.env, **env},
+            queues=queues,
+            concurrency=concurrency,
+            name=f"{name}-{uuid.uuid4().hex[:6]}",
+            log_path=self.settings.data_dir / f"{name}.log",
+        )
+
+
+def make_pipeline(tmp_path: Path, redis_server: RedisServer, **env: str) -> Pipeline:
+    full_env = {
+        "LEASE_DATA_DIR": str(tmp_path / "data"),
+        "LEASE_BROKER_URL": f"{redis_server.url}/0",
+        "LEASE_RESULT_BACKEND": f"{redis_server.url}/1",
+        **env,
+    }
+    with mock.patch.dict(os.environ, full_env):
+        settings = load_settings()
+    return Pipeline(settings, full_env, create_app(settings), redis_server)
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, redis_server: RedisServer) -> Iterator[Pipeline]:
+    p = make_pipeline(tmp_path, redis_server)
+    yield p
+    p.app.close()
+
+
+@pytest.fixture
+def worker(pipeline: Pipeline) -> Iterator[WorkerProcess]:
+    """One real `lease-parser worker` process consuming every queue."""
+    w = pipeline.worker(concurrency=2).start()
+    yield w
+    w.stop()
+
+
+@dataclass
+class MotoServer:
+    port: int
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> MotoServer:
+        exe = shutil.which("moto_server", path=str(Path(sys.executable).parent)) or "moto_server"
+        self.process = subprocess.Popen(
+            [exe, "-H", "127.0.0.1", "-p", str(self.port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        import urllib.request
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/moto-api/", timeout=1)
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError("moto_server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture
+def moto_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[MotoServer]:
+    """moto in server mode over HTTP: boto3 talks real S3 protocol to it."""
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    server = MotoServer(free_port()).start()
+    yield server
+    server.stop()
