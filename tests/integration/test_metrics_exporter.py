@@ -84,7 +84,7 @@ def documents_by_state(store: Store) -> dict[str, int]:
     """Read straight from the table, independently of the exporter's query."""
     with store.session() as s:
         rows = s.execute(select(DocumentRow.state, func.count()).group_by(DocumentRow.state))
-        return {state: n for state, n in rows}
+        return {str(state): int(n) for state, n in rows}
 
 
 def _message(n: int) -> dict[str, str]:
