@@ -74,6 +74,9 @@ EXPORTER_METRICS: dict[str, str] = {
     "`lease-parser dead list` shows them, `dead requeue` removes them).",
     "lease_review_depth": "Documents in the human review queue (store state review).",
     "lease_store_documents": "Documents in the canonical store, by state.",
+    "lease_broker_memory_used_bytes": "Redis used_memory (queues, claims, dead letters, results).",
+    "lease_broker_memory_max_bytes": "Redis maxmemory: at it, publishes fail (noeviction) and "
+    "submit raises BrokerFullError. Absent when unlimited.",
     "lease_broker_up": "1 if the exporter could read the broker at this scrape.",
     "lease_store_up": "1 if the exporter could read the canonical store at this scrape.",
 }
@@ -169,6 +172,7 @@ class BrokerCollector:
             queues = read_queues(self.broker)
             unacked = int(self.broker.hlen(UNACKED_KEY))
             dead = dead_letter_depth(self.broker)
+            memory = self.broker.info("memory")
         except redis.RedisError as exc:
             log.warning("broker unreadable: %s", exc)
             up.add_metric([], 0)
@@ -187,6 +191,9 @@ class BrokerCollector:
         yield from (up, depth, age)
         yield _single("lease_unacked_messages", unacked)
         yield _single("lease_dead_letter_depth", dead)
+        yield _single("lease_broker_memory_used_bytes", int(memory["used_memory"]))
+        if int(memory.get("maxmemory", 0)):
+            yield _single("lease_broker_memory_max_bytes", int(memory["maxmemory"]))
 
     def _store_metrics(self) -> Iterator[Metric]:
         up = _gauge("lease_store_up")

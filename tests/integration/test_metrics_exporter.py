@@ -154,6 +154,11 @@ def test_every_value_matches_redis_and_the_store_with_no_worker_running(
         assert value(samples, "lease_queue_depth", queue=queue) == expected == in_redis[queue]
     assert value(samples, "lease_unacked_messages") == 1 == unacked_in_redis
     assert value(samples, "lease_dead_letter_depth") == 3 == dead_letter_depth(r)
+    # redis/redis.conf: maxmemory 4gb. Used memory moves a little between two reads.
+    max_bytes = int(r.config_get("maxmemory")["maxmemory"])
+    assert value(samples, "lease_broker_memory_max_bytes") == 4 * 2**30 == max_bytes
+    used = value(samples, "lease_broker_memory_used_bytes")
+    assert abs(used - int(r.info("memory")["used_memory"])) < 2**20
     counts = documents_by_state(store)
     assert value(samples, "lease_review_depth") == 1 == counts[DocumentState.REVIEW]
     assert value(samples, "lease_store_documents", state="pending") == 1
