@@ -11,9 +11,7 @@ Two kinds of process serve them:
   imports it, so every process that creates the app has them), count tasks, retries,
   routes and confidences. Prefork children each write prometheus-client's multiprocess
   files in ``PROMETHEUS_MULTIPROC_DIR``; the worker's main process serves them aggregated
-  on ``LEASE_WORKER_METRICS_PORT`` and at each scrape folds the files of dead children into
-  an archive, so recycled children (``worker_max_tasks_per_child``) neither lose their
-  counts nor pile up files.
+  on ``LEASE_WORKER_METRICS_PORT`` (prefork_metrics.py).
 
 Celery messages carry no enqueue time on Redis, so every publish is stamped with a header
 (``before_task_publish``) and the exporter reads the message the consumer takes next:
@@ -24,15 +22,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import threading
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from celery import Task, signals
@@ -40,8 +34,6 @@ from kombu.transport.redis import PRIORITY_STEPS
 from kombu.transport.redis import Channel as RedisChannel
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.mmap_dict import MmapedDict
-from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from prometheus_client.process_collector import ProcessCollector
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -353,6 +345,8 @@ def _on_worker_init(sender: Any = None, **_: Any) -> None:
     settings: Settings | None = getattr(getattr(sender, "app", None), "lease_settings", None)
     if settings is None or settings.worker_metrics_port is None:
         return
+    from lease_parser.prefork_metrics import serve_worker_metrics
+
     try:
         serve_worker_metrics(settings.worker_metrics_port)
     except (ConfigurationError, OSError) as exc:
@@ -370,100 +364,3 @@ def connect_signals() -> None:
 
 
 connect_signals()
-
-
-# -- prefork: the main process serves its children's files ------------------------------
-
-
-def multiproc_dir() -> Path | None:
-    value = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    return Path(value) if value else None
-
-
-def serve_worker_metrics(port: int, address: str = "0.0.0.0") -> Any:
-    """In the worker's main process, before the pool forks: clear the directory, serve it."""
-    path = multiproc_dir()
-    if path is None:
-        raise ConfigurationError(
-            "LEASE_WORKER_METRICS_PORT is set but PROMETHEUS_MULTIPROC_DIR is not: set it to "
-            "an empty directory of this worker's own (an emptyDir volume in Kubernetes)"
-        )
-    path.mkdir(parents=True, exist_ok=True)
-    # Files from an earlier run (a restarted container keeps its emptyDir) would be read
-    # as live processes, and a reused PID would inherit a stale in-progress gauge.
-    for stale in [*path.glob("*.db"), *path.glob("*.tmp")]:
-        stale.unlink()
-    registry = CollectorRegistry()
-    registry.register(ChildrenCollector(path))
-    server, _thread = start_http_server(port, address, registry)
-    log.info("worker metrics on %s:%d from %s", address, port, path)
-    return server
-
-
-class ChildrenCollector:
-    """prometheus-client's multiprocess collector, after folding in the dead children."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._inner = MultiProcessCollector(None, path=str(path))
-        # Scrapes run in threads; folding and reading must not interleave.
-        self._lock = threading.Lock()
-
-    def collect(self) -> Iterable[Metric]:
-        with self._lock:
-            fold_dead_processes(self.path)
-            return list(self._inner.collect())
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # A zombie (exited, not yet reaped) is dead for our purposes.
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
-
-
-def _pid_of(path: Path) -> int | None:
-    last = path.stem.rsplit("_", 1)[-1]
-    return int(last) if last.isdigit() else None
-
-
-def fold_dead_processes(path: Path) -> list[int]:
-    """For each dead process: drop its live gauges, add its counters and histograms into
-    ``<kind>_archive.db`` and delete its files. Totals are unchanged; file count is bounded."""
-    dead = sorted({pid for f in path.glob("*.db") if (pid := _pid_of(f)) and not pid_alive(pid)})
-    for pid in dead:
-        mark_process_dead(pid, str(path))
-        for kind in ("counter", "histogram"):
-            _fold(path, kind, pid)
-        for leftover in path.glob(f"*_{pid}.db"):  # gauges in other modes: per-pid, now gone
-            leftover.unlink()
-    return dead
-
-
-def _fold(path: Path, kind: str, pid: int) -> None:
-    source = path / f"{kind}_{pid}.db"
-    if not source.exists():
-        return
-    archive = path / f"{kind}_archive.db"
-    totals: dict[str, float] = defaultdict(float)
-    for f in (archive, source):
-        if f.exists():
-            for key, value, _timestamp, _pos in MmapedDict.read_all_values_from_file(str(f)):
-                totals[key] += value
-    # Written beside, then renamed over: a reader sees the old archive or the new, never half.
-    scratch = path / f"{kind}_archive.tmp"
-    merged = MmapedDict(str(scratch))
-    try:
-        for key, value in totals.items():
-            merged.write_value(key, value, 0.0)
-    finally:
-        merged.close()
-    os.replace(scratch, archive)
-    source.unlink()
