@@ -107,11 +107,12 @@ def _fold(path: Path, kind: str, pid: int) -> None:
     archive = path / f"{kind}_archive.db"
     totals: dict[str, float] = defaultdict(float)
     for f in (archive, source):
-        if f.exists():
+        if f.exists():  # the reader MultiProcessCollector itself uses
             for key, value, _timestamp, _pos in MmapedDict.read_all_values_from_file(str(f)):
                 totals[key] += value
     # Written beside, then renamed over: a reader sees the old archive or the new, never half.
     scratch = path / f"{kind}_archive.tmp"
+    scratch.unlink(missing_ok=True)  # left by a fold that died: MmapedDict would reuse it
     merged = MmapedDict(str(scratch))
     try:
         for key, value in totals.items():
