@@ -44,6 +44,9 @@ format: install ## apply ruff fixes and formatting
 worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 	$(LEASE) worker --queues lease_extraction,lease_ocr,lease_normalization --concurrency 2
 
+flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEASE_FLOWER_BASIC_AUTH=user:password
+	$(LEASE) flower
+
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 

@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     # Kilobytes of resident memory after which a prefork child is replaced.
     worker_max_memory_per_child: int = Field(default=1_500_000, gt=0)
     review_claim_ttl: int = Field(default=1800, gt=0)
+    # A worker's main process serves its children's metrics here (needs
+    # PROMETHEUS_MULTIPROC_DIR, see metrics.py); unset means no worker /metrics.
+    worker_metrics_port: int | None = Field(default=None, gt=0, lt=65536)
 
     @model_validator(mode="after")
     def _visibility_timeout_covers_everything(self) -> Self:

@@ -12,6 +12,7 @@ import click
 from lease_parser.cli._common import ExitCode, fail
 from lease_parser.cli.core import abstract
 from lease_parser.cli.dead import dead
+from lease_parser.cli.ops import flower, healthcheck, metrics
 from lease_parser.cli.pipeline import status, submit, unlock, worker
 from lease_parser.cli.run import run
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
@@ -26,7 +27,7 @@ def cli() -> None:
     """
 
 
-for command in (abstract, run, submit, worker, status, unlock, dead):
+for command in (abstract, run, submit, worker, status, unlock, dead, metrics, flower, healthcheck):
     cli.add_command(command)
 
 

@@ -14,6 +14,7 @@ from celery import Task
 
 from lease_parser.deadletter import DeadLetter, record_dead_letter
 from lease_parser.errors import HashMismatch, Reason
+from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime
@@ -84,7 +85,9 @@ class Job:
             pages=result.pages,
             ocr_pages=result.ocr_pages,
         )
-        return self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
+        won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
+        record_outcome(result, won)
+        return won
 
     def review(self, reason: Reason, detail: str) -> bool:
         result = AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail)
@@ -109,3 +112,4 @@ class Job:
 
     def duplicate(self) -> None:
         self.runtime.store.mark_duplicate(self.submission_id)
+        record_duplicate()

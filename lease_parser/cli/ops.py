@@ -1,0 +1,162 @@
+"""Commands for operating the pipeline: ``metrics``, ``flower``, ``healthcheck``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from typing import Any
+
+import click
+
+from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.errors import ConfigurationError
+from lease_parser.settings import Settings
+
+FLOWER_AUTH_ENV = "LEASE_FLOWER_BASIC_AUTH"
+
+
+def _wait_for_termination() -> None:
+    """Block until SIGTERM (exit 0, what Kubernetes sends) or Ctrl-C (exit 130, via main)."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    threading.Event().wait()
+
+
+@click.command()
+@click.option("--port", type=int, default=9808, show_default=True)
+@click.option(
+    "--address",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to bind; 0.0.0.0 in a pod so Prometheus can scrape it.",
+)
+def metrics(port: int, address: str) -> None:
+    """Serve /metrics: queue depths, unacked, message age, dead letters, review depth.
+
+    Reads Redis (LEASE_BROKER_URL) and the store (LEASE_STORE_URL) at every scrape; needs
+    no worker. Blocks until SIGTERM.
+    """
+    from lease_parser.metrics import serve_exporter
+
+    serve_exporter(settings_from_env(), port, address)
+    click.echo(f"serving lease-parser metrics on http://{address}:{port}/metrics", err=True)
+    _wait_for_termination()
+
+
+def parse_basic_auth(value: str | None) -> list[str]:
+    """``user:password[,user2:password2]`` → the list Flower compares; anything else is refused."""
+    if not value or not value.strip():
+        raise ConfigurationError(
+            f"Flower refuses to start without basic-auth credentials: set {FLOWER_AUTH_ENV}="
+            "user:password (from a secret) or pass --basic-auth. Its UI and API can revoke "
+            "tasks and shut workers down."
+        )
+    pairs = [pair.strip() for pair in value.split(",")]
+    for pair in pairs:
+        user, _, password = pair.partition(":")
+        if not user or not password:
+            raise ConfigurationError(
+                f"{FLOWER_AUTH_ENV} must be user:password[,user2:password2] with a non-empty "
+                "user and password (no commas inside a password)"
+            )
+    return pairs
+
+
+@click.command()
+@click.option("--port", type=int, default=5555, show_default=True)
+@click.option(
+    "--address",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to bind. Keep loopback unless a NetworkPolicy guards the port.",
+)
+@click.option(
+    "--basic-auth",
+    envvar=FLOWER_AUTH_ENV,
+    default=None,
+    help=f"user:password[,…]; prefer {FLOWER_AUTH_ENV} (command lines are visible in ps).",
+)
+def flower(port: int, address: str, basic_auth: str | None) -> None:
+    """Start Flower against the configured broker, behind HTTP basic auth.
+
+    Flower's /metrics and /healthcheck stay unauthenticated (upstream behaviour): bind to
+    loopback, or keep the port behind a NetworkPolicy, and never expose it publicly.
+    """
+    credentials = parse_basic_auth(basic_auth)
+    from lease_parser.pipeline.app import create_app
+
+    app = create_app(settings_from_env())
+    # Through Flower's own environment option, not argv: no password in the process list.
+    os.environ["FLOWER_BASIC_AUTH"] = ",".join(credentials)
+    os.environ.pop("FLOWER_UNAUTHENTICATED_API", None)
+    # Pods come and go under the autoscaler: forget workers gone for 5 minutes.
+    argv = ["flower", f"--port={port}", f"--address={address}", "--purge_offline_workers=300"]
+    sys.exit(app.start(argv) or 0)
+
+
+def broker_problem(settings: Settings, timeout: float) -> str | None:
+    """Why the broker is unusable, or None if it answers PING."""
+    import redis
+
+    client = redis.Redis.from_url(
+        settings.broker_url, socket_timeout=timeout, socket_connect_timeout=timeout
+    )
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        return f"broker unreachable: {exc}"
+    finally:
+        client.close()
+    return None
+
+
+def worker_problem(settings: Settings, worker: str, timeout: float) -> str | None:
+    """Why ``worker`` is unhealthy, or None if it answers a control ping within ``timeout``."""
+    from celery import Celery
+    from kombu.exceptions import OperationalError
+
+    import redis
+    from lease_parser.pipeline.app import transport_options
+
+    app = Celery(
+        "lease_parser_healthcheck",
+        broker=settings.broker_url,
+        set_as_current=False,
+        broker_transport_options=transport_options(settings),
+    )
+    try:
+        replies: list[dict[str, Any]] = app.control.ping(destination=[worker], timeout=timeout)
+    except (OperationalError, redis.RedisError, OSError) as exc:
+        return f"ping failed: {exc}"
+    finally:
+        app.close()
+    if not any(worker in reply for reply in replies):
+        return f"worker {worker} did not answer a ping within {timeout:g}s"
+    return None
+
+
+@click.command()
+@click.option(
+    "--worker",
+    "worker_name",
+    default=None,
+    help="Also require this node (e.g. lease_ocr@%h) to answer a control ping.",
+)
+@click.option("--timeout", type=float, default=5.0, show_default=True, help="Seconds per check.")
+@json_option
+def healthcheck(worker_name: str | None, timeout: float, as_json: bool) -> None:
+    """Exit 0 if the broker answers (and WORKER answers a ping), 1 otherwise: for probes."""
+    from celery.utils.nodenames import host_format
+
+    settings = settings_from_env()
+    problem = broker_problem(settings, timeout)
+    worker = host_format(worker_name) if worker_name else None
+    if problem is None and worker is not None:
+        problem = worker_problem(settings, worker, timeout)
+    if as_json:
+        print_json({"healthy": problem is None, "worker": worker, "problem": problem})
+    if problem is not None:
+        fail(problem, ExitCode.FAILED)
+    if not as_json:
+        click.echo("ok" + (f": {worker} answers" if worker else ": broker answers"))
