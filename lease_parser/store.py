@@ -353,7 +353,7 @@ class Store:
     def counts_by_state(self) -> dict[str, int]:
         with self.session() as s:
             rows = s.execute(select(DocumentRow.state, func.count()).group_by(DocumentRow.state))
-            return {str(state): int(n) for state, n in rows.tuples()}
+            return {str(state): int(n) for state, n in rows.all()}
 
     def commit_events(self, doc_hash: str) -> int:
         """How many times a document entered ``committed`` (must never exceed 1)."""

@@ -75,7 +75,10 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel:
         argv += ["--concurrency", str(concurrency)]
     if hostname:
         argv += ["--hostname", hostname]
-    _app().worker_main(argv)
+    app = _app()
+    # A worker owns its process: let Celery configure logging so our INFO lines show.
+    app.conf.worker_hijack_root_logger = True
+    app.worker_main(argv)
 
 
 @click.command()
