@@ -13,6 +13,8 @@ from lease_parser.cli._common import ExitCode, fail
 from lease_parser.cli.core import abstract
 from lease_parser.cli.dead import dead
 from lease_parser.cli.pipeline import status, submit, unlock, worker
+from lease_parser.cli.results import results
+from lease_parser.cli.review import review
 from lease_parser.cli.run import run
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
@@ -26,7 +28,7 @@ def cli() -> None:
     """
 
 
-for command in (abstract, run, submit, worker, status, unlock, dead):
+for command in (abstract, run, submit, worker, status, unlock, dead, review, results):
     cli.add_command(command)
 
 
