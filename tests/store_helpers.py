@@ -48,7 +48,7 @@ _counter = itertools.count(1)
 def fields_json(values: dict[str, Any] | None = None, confidence: float = 0.6) -> dict[str, Any]:
     """The ``fields`` JSON of an abstraction holding ``values`` (canonical strings)."""
     values = VALID_VALUES if values is None else values
-    typed = {
+    typed: dict[str, Field[Any]] = {
         name: Field(
             value=typed_value(name, raw),
             confidence=confidence,

@@ -6,6 +6,7 @@ pipeline means by it (a value the model refuses, or values that cannot all be tr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -38,7 +39,7 @@ BASE: dict[str, str] = {
 
 
 def _route(
-    values: dict[str, str | None], confidence: dict[str, float] | None = None, gate: float = GATE
+    values: Mapping[str, str | None], confidence: dict[str, float] | None = None, gate: float = GATE
 ) -> tuple[Route, Reason | None, list[str]]:
     confidence = confidence or {}
     raw = {
