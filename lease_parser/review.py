@@ -27,33 +27,19 @@ by hand (``lease-parser dead requeue HASH``) once a better copy exists.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import InvalidOperation
 from typing import Any, NoReturn
 
-from pydantic import ValidationError
-from sqlalchemy import ColumnElement, or_, select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 
+from lease_parser.corrections import apply_corrections, commit_problems
 from lease_parser.errors import LeaseParserError, Reason
-from lease_parser.model import (
-    FIELD_NAMES,
-    DocumentKind,
-    Field,
-    FieldProblem,
-    LeaseAbstraction,
-    Money,
-    Provenance,
-    json_value,
-)
-from lease_parser.normalization import consistency_problems, typed_value
+from lease_parser.model import FieldProblem
 from lease_parser.store import DocumentRow, DocumentState, EventRow, Store, as_utc, utcnow
 
-# A reviewer-entered value is what the system of record says: certain by definition.
-REVIEWED_CONFIDENCE = 1.0
-# Each failed claim means another reviewer just took an item, so this only bounds a
-# stampede; it never gives up on an item that is free.
+# Each lost claim race means another reviewer just got an item; this bounds the retries
+# of one call in a stampede (with SKIP LOCKED on PostgreSQL races are rare anyway).
 MAX_CLAIM_ATTEMPTS = 20
 
 
@@ -134,112 +120,6 @@ class ReviewItem:
         }
 
 
-def abstraction_from_fields(
-    fields: Mapping[str, Any], kind: str | None = None
-) -> tuple[LeaseAbstraction, list[FieldProblem]]:
-    """Stored ``fields`` JSON → the typed model, with a problem for each value that fails."""
-    currency = str((fields.get("currency") or {}).get("value") or "USD")
-    values: dict[str, Field[Any]] = {}
-    problems: list[FieldProblem] = []
-    for name in FIELD_NAMES:
-        stored = fields.get(name) or {}
-        provenance = stored.get("provenance")
-        try:
-            value = typed_value(name, stored.get("value"), currency)
-        except ValueError as exc:
-            problems.append(FieldProblem(field=name, problem=why_invalid(stored.get("value"), exc)))
-            continue
-        values[name] = Field(
-            value=value,
-            confidence=float(stored.get("confidence") or 0.0),
-            provenance=Provenance.model_validate(provenance) if provenance else None,
-        )
-    abstraction = LeaseAbstraction(kind=DocumentKind(kind or DocumentKind.LEASE), **values)
-    return abstraction, problems
-
-
-def why_invalid(raw: Any, exc: ValueError) -> str:
-    """One line a reviewer can act on, from whatever the model raised."""
-    cause = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-    if isinstance(cause, ValidationError):
-        detail = "; ".join(
-            (".".join(map(str, e["loc"])) + ": " if e["loc"] else "") + e["msg"]
-            for e in cause.errors()
-        )
-    elif isinstance(cause, InvalidOperation):
-        detail = "not a number"
-    elif isinstance(cause, json.JSONDecodeError):
-        detail = f"not JSON ({cause.msg} at character {cause.pos})"
-    else:
-        detail = str(cause)
-    return f"{raw!r} is not valid: {detail}"
-
-
-def parse_corrections(pairs: list[str]) -> dict[str, str]:
-    """``["field=value", …]`` → a dict; an empty value means "the document does not state it"."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ReviewRefused(f"{pair!r} is not field=value")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def corrected_fields(
-    fields: Mapping[str, Any], changes: Mapping[str, str]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Apply a reviewer's values: (new fields JSON, {field: {from, to}}). Refuses bad values."""
-    unknown = sorted(set(changes) - set(FIELD_NAMES))
-    if unknown:
-        raise ReviewRefused(
-            f"unknown field(s) {', '.join(unknown)}; fields are: {', '.join(FIELD_NAMES)}"
-        )
-    currency = changes.get("currency") or (fields.get("currency") or {}).get("value") or "USD"
-    currency = str(currency).upper()
-    problems = []
-    new = {name: dict(fields.get(name) or {"value": None}) for name in FIELD_NAMES}
-    record: dict[str, Any] = {}
-    for name, raw in changes.items():
-        text = currency if name == "currency" and raw else raw
-        try:
-            if name == "currency" and text:
-                Money(amount=0, currency=text)  # the model's currency rule: ISO 4217 letters
-            value = json_value(typed_value(name, text or None, currency))
-        except ValueError as exc:
-            problems.append(FieldProblem(field=name, problem=why_invalid(raw, exc)))
-            continue
-        record[name] = {"from": new[name].get("value"), "to": value}
-        new[name].update(value=value, confidence=REVIEWED_CONFIDENCE)
-        new[name].setdefault("provenance", None)
-    _refuse_if(problems)
-    return new, record
-
-
-def validation_problems(
-    item: ReviewItem, fields: Mapping[str, Any], corrected: frozenset[str] = frozenset()
-) -> list[FieldProblem]:
-    """Why these values cannot be committed: typing, cross-field checks, and (for a
-    ``schema_invalid`` item) invalid values the pipeline dropped and nobody has restated."""
-    abstraction, problems = abstraction_from_fields(fields, item.kind)
-    problems += consistency_problems(abstraction)
-    if item.reason == Reason.SCHEMA_INVALID:
-        for p in item.problems:
-            name = str(p["field"])
-            if (
-                name in FIELD_NAMES
-                and name not in corrected
-                and abstraction.field(name).value is None
-            ):
-                problems.append(
-                    FieldProblem(
-                        field=name,
-                        problem=f"{p['problem']} (correct it, or clear it with {name}=)",
-                    )
-                )
-    return problems
-
-
 class ReviewQueue:
     """Claim, inspect and decide review items. One per process is enough; it is stateless."""
 
@@ -304,19 +184,23 @@ class ReviewQueue:
         return None
 
     def _renew_own_claim(self, reviewer: str) -> ReviewItem | None:
+        """Conditional like a claim: a claim that expired a moment ago may be someone else's."""
         now = self.clock()
         with self.store.session() as s:
-            row = s.scalar(
-                select(DocumentRow)
-                .where(_IN_REVIEW)
-                .where(DocumentRow.claimed_by == reviewer, DocumentRow.claim_expires_at > now)
+            held = s.scalar(
+                select(DocumentRow.id)
+                .where(_IN_REVIEW, _held_by(reviewer, now))
                 .order_by(*_QUEUE_ORDER)
                 .limit(1)
             )
-            if row is None:
+            if held is None:
                 return None
-            row.claim_expires_at = now + self.claim_ttl
-            return ReviewItem.from_row(row, now)
+            renewed = s.execute(
+                update(DocumentRow)
+                .where(DocumentRow.id == held, _IN_REVIEW, _held_by(reviewer, now))
+                .values(claim_expires_at=now + self.claim_ttl)
+            ).rowcount  # type: ignore[attr-defined]
+            return ReviewItem.from_row(s.get_one(DocumentRow, held), now) if renewed else None
 
     def release(self, doc_hash: str, reviewer: str) -> None:
         """Give an item back to the queue undecided."""
@@ -351,7 +235,7 @@ class ReviewQueue:
         item = self._decidable(doc_hash, reviewer)
         if not any(f.get("value") is not None for f in item.fields.values()):
             raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
-        _refuse_if(validation_problems(item, item.fields))
+        _refuse_if(self._commit_problems(item, item.fields))
         return self._decide(item, reviewer, _commit_values(item.fields, None), "approved")
 
     def correct(self, doc_hash: str, reviewer: str, changes: Mapping[str, str]) -> DocumentRow:
@@ -361,24 +245,29 @@ class ReviewQueue:
             raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
         if not changes:
             raise ReviewRefused("nothing to correct: give field=value pairs (or approve)")
-        fields, record = corrected_fields(item.fields, changes)
-        _refuse_if(validation_problems(item, fields, frozenset(changes)))
+        fields, record, problems = apply_corrections(item.fields, changes)
+        _refuse_if(problems)
+        _refuse_if(self._commit_problems(item, fields, frozenset(changes)))
         values = _commit_values(fields, record)
         return self._decide(item, reviewer, values, "corrected", {"corrections": record})
 
     def reject(self, doc_hash: str, reviewer: str, reason: str) -> DocumentRow:
         """Refuse the document (not a lease, illegible, wrong file): dead, with the reason."""
-        if not reason.strip():
+        why = reason.strip()
+        if not why:
             raise ReviewRefused("a rejection needs a reason (--reason)")
         item = self._decidable(doc_hash, reviewer)
-        values = {
-            "state": DocumentState.DEAD,
-            "reason": Reason.REJECTED_BY_REVIEWER,
-            "detail": reason.strip(),
-        }
-        return self._decide(item, reviewer, values, Reason.REJECTED_BY_REVIEWER, {"reason": reason})
+        values = {"state": DocumentState.DEAD, "reason": Reason.REJECTED_BY_REVIEWER, "detail": why}
+        return self._decide(item, reviewer, values, Reason.REJECTED_BY_REVIEWER, {"reason": why})
 
     # -- internals -----------------------------------------------------------------------
+
+    @staticmethod
+    def _commit_problems(
+        item: ReviewItem, fields: Mapping[str, Any], corrected: frozenset[str] = frozenset()
+    ) -> list[FieldProblem]:
+        stored = [FieldProblem.model_validate(p) for p in item.problems]
+        return commit_problems(fields, item.kind, item.reason, stored, corrected)
 
     def _decidable(self, doc_hash: str, reviewer: str) -> ReviewItem:
         item = self.item(doc_hash)
@@ -463,6 +352,10 @@ _QUEUE_ORDER = (
 
 def _claimable(now: dt.datetime) -> ColumnElement[bool]:
     return or_(DocumentRow.claimed_by.is_(None), DocumentRow.claim_expires_at <= now)
+
+
+def _held_by(reviewer: str, now: dt.datetime) -> ColumnElement[bool]:
+    return and_(DocumentRow.claimed_by == reviewer, DocumentRow.claim_expires_at > now)
 
 
 def _commit_values(fields: dict[str, Any], corrections: dict[str, Any] | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.corrections import parse_corrections
 from lease_parser.errors import Reason
 from lease_parser.export import document_json
 from lease_parser.model import FIELD_NAMES
@@ -177,10 +178,12 @@ def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: boo
     Money and decimals as plain numbers (12500.00), dates as YYYY-MM-DD, rent_schedule and
     escalation as JSON; an empty value (field=) means the lease does not state it.
     """
-    from lease_parser.review import parse_corrections
-
+    try:
+        pairs = parse_corrections(list(changes))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
     with _refusals(as_json):
-        row = _queue().correct(doc_hash.lower(), reviewer, parse_corrections(list(changes)))
+        row = _queue().correct(doc_hash.lower(), reviewer, pairs)
     _print_decision(row, as_json)
 
 

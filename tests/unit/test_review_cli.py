@@ -143,6 +143,9 @@ def test_usage_errors_and_unknown_documents(store: Store, data_dir: Path) -> Non
     doc_hash = add_document(store, state=DocumentState.COMMITTED, reason=None)
     assert run(data_dir, "review", "claim")[0] == 2  # --reviewer is required
     assert run(data_dir, "review", "correct", doc_hash, "--reviewer", "a")[0] == 2  # no pairs
+    code, _, err = run(data_dir, "review", "correct", doc_hash, "tenant", "--reviewer", "a")
+    assert code == 2
+    assert "not field=value" in err
     code, _, err = run(data_dir, "review", "show", "e" * 64)
     assert code == 5
     assert "no document" in err
