@@ -358,6 +358,7 @@ class Store:
 
     def reset_to_pending(self, doc_hash: str, actor: str) -> bool:
         """Put a dead (or reviewed-for-credential) document back to pending for a requeue."""
+        now = utcnow()
         with self.session() as s:
             result = s.execute(
                 update(DocumentRow)
@@ -369,8 +370,8 @@ class Store:
                     state=DocumentState.PENDING,
                     reason=None,
                     finished_at=None,
-                    updated_at=utcnow(),
-                    state_changed_at=utcnow(),
+                    updated_at=now,
+                    state_changed_at=now,
                     claimed_by=None,
                     claimed_at=None,
                     claim_expires_at=None,

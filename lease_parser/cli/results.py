@@ -119,7 +119,9 @@ def show(doc_hash: str, as_json: bool) -> None:
     by = f" by {row.reviewer}" if row.reviewer else ""
     click.echo(f"{row.doc_key}  v{row.key_version}  sha256 {row.doc_hash}")
     click.echo(
-        f"{row.state}" + (f" ({row.reason})" if row.reason else "") + f"  source {row.source}{by}"
+        f"{row.state}"
+        + (f" ({row.reason})" if row.reason else "")
+        + f"  source {row.source or '-'}{by}"
     )
     for name, field in record["fields"].items():
         if field.get("value") is not None:

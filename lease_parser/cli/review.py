@@ -48,12 +48,9 @@ def _refusals(as_json: bool) -> Iterator[None]:
 
 
 def _age(since: dt.datetime) -> str:
-    minutes = int((utcnow() - since).total_seconds() // 60)
-    return (
-        f"{minutes // 1440}d{minutes // 60 % 24:02}h"
-        if minutes >= 1440
-        else (f"{minutes // 60}h{minutes % 60:02}m")
-    )
+    """How long an item has waited: 3h07m, or 2d05h past a day."""
+    hours, minutes = divmod(int((utcnow() - since).total_seconds() // 60), 60)
+    return f"{hours // 24}d{hours % 24:02}h" if hours >= 24 else f"{hours}h{minutes:02}m"
 
 
 def _claim_text(item: ReviewItem) -> str:
