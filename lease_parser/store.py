@@ -329,6 +329,10 @@ class Store:
                     pages=outcome.pages,
                     ocr_pages=outcome.ocr_pages,
                     source="auto" if outcome.state == DocumentState.COMMITTED else None,
+                    # A requeued document starts over: an earlier review no longer applies.
+                    reviewer=None,
+                    reviewed_at=None,
+                    corrections=None,
                     processed_by=submission_id,
                     finished_at=now,
                     updated_at=now,

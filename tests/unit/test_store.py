@@ -110,3 +110,23 @@ def test_documents_filter_by_state_and_by_when_they_entered_it(store: Store) -> 
     assert list(store.documents(since=later)) == []
     assert [r.doc_hash for r in store.documents(limit=1)] == [committed]
     assert [r.doc_hash for r in store.documents(newest_first=True, limit=1)] == [dead]
+
+
+def test_a_requeued_rejected_document_starts_over(store: Store) -> None:
+    from lease_parser.review import ReviewQueue
+
+    doc_hash = add_document(store)
+    ReviewQueue(store).reject(doc_hash, "bob", "illegible scan")
+    assert store.reset_to_pending(doc_hash, actor="dead requeue")
+    store.register_submission("again", "better-scan.pdf", doc_hash)
+    outcome = Outcome(state=DocumentState.COMMITTED, fields=fields_json())
+    assert store.finish(doc_hash, "again", outcome)
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.source, row.reviewer, row.reviewed_at) == (
+        "committed",
+        "auto",
+        None,
+        None,
+    )
+    assert store.commit_events(doc_hash) == 1
