@@ -3,22 +3,28 @@
 Three tables:
 
 - ``documents``: one row per distinct content hash (unique), its current state
-  (pending → committed | review | dead) and abstraction. A re-upload of the same key with
-  new content is a new row, linked by ``doc_key`` and numbered by ``key_version``.
+  (pending → committed | review | dead; review → committed | dead by a reviewer), the
+  reason and the time it entered that state, and its abstraction (``fields`` as
+  ``abstract --json`` renders them, ``source`` auto or review, ``reviewer``). A re-upload
+  of the same key with new content is a new row, linked by ``doc_key`` and numbered by
+  ``key_version``: never an overwrite.
 - ``submissions``: one row per ``submit`` call (keyed by its task id), pending → processed
   or duplicate.
-- ``document_events``: an append-only audit trail of state changes.
+- ``document_events``: an append-only audit trail of state changes (who, why, what changed).
 
-Every state change out of ``pending`` is a conditional UPDATE (``WHERE state = 'pending'``)
-in one transaction with its event row: two workers finishing the same document race on
-that row and exactly one wins, so a document is never committed twice even if the Redis
-claim was lost.
+Every state change is a conditional UPDATE (``WHERE state = 'pending'``, or ``'review'``
+for a reviewer's decision) in one transaction with its event row: two workers (or two
+reviewers) finishing the same document race on that row and exactly one wins, so a
+document is never committed twice even if the Redis claim was lost.
+
+The schema is Alembic's (lease_parser/migrations): ``Store`` upgrades it to head at
+start-up, so a deploy never depends on a separate migration step running first.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,6 +35,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -44,6 +51,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from lease_parser.errors import ConfigurationError, StorageUnavailable
+from lease_parser.migrations import upgrade_to_head
 
 
 class DocumentState(StrEnum):
@@ -66,13 +74,22 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def as_utc(value: dt.datetime) -> dt.datetime:
+    """SQLite hands timestamps back naive; every timestamp we write is UTC."""
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
 class Base(DeclarativeBase):
     pass
 
 
 class DocumentRow(Base):
     __tablename__ = "documents"
-    __table_args__ = (UniqueConstraint("doc_key", "key_version", name="uq_documents_key_version"),)
+    __table_args__ = (
+        UniqueConstraint("doc_key", "key_version", name="uq_documents_key_version"),
+        # The review queue (state = 'review', oldest first) and exports by state and date.
+        Index("ix_documents_state_changed", "state", "state_changed_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     doc_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
@@ -97,11 +114,21 @@ class DocumentRow(Base):
     claim_expires_at: Mapped[dt.datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
     )
+    claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # What a reviewer changed: {field: {"from": value, "to": value}}.
+    corrections: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    reviewed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # When the document entered its current state (queue order, export --since/--until).
+    # Nullable in the DDL only: SQLite cannot add a NOT NULL column to a table that others
+    # reference without rebuilding it; migration 0002 backfills it and every write sets it.
+    state_changed_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), nullable=True, default=utcnow
+    )
 
 
 class SubmissionRow(Base):
@@ -126,6 +153,8 @@ class EventRow(Base):
     reason: Mapped[str | None] = mapped_column(String(64), nullable=True)
     submission_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     actor: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # Structured context: a reviewer's corrections, a rejection's stated reason.
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -182,11 +211,12 @@ class Store:
         self.engine = create_store_engine(url)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         if create:
-            self.create_schema()
+            self.upgrade_schema()
 
-    def create_schema(self) -> None:
+    def upgrade_schema(self) -> None:
+        """Bring the schema to the newest migration (a no-op when it is already there)."""
         with self._guard():
-            Base.metadata.create_all(self.engine)
+            upgrade_to_head(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -299,9 +329,14 @@ class Store:
                     pages=outcome.pages,
                     ocr_pages=outcome.ocr_pages,
                     source="auto" if outcome.state == DocumentState.COMMITTED else None,
+                    # A requeued document starts over: an earlier review no longer applies.
+                    reviewer=None,
+                    reviewed_at=None,
+                    corrections=None,
                     processed_by=submission_id,
                     finished_at=now,
                     updated_at=now,
+                    state_changed_at=now,
                 )
             )
             won = bool(result.rowcount)  # type: ignore[attr-defined]
@@ -327,6 +362,7 @@ class Store:
 
     def reset_to_pending(self, doc_hash: str, actor: str) -> bool:
         """Put a dead (or reviewed-for-credential) document back to pending for a requeue."""
+        now = utcnow()
         with self.session() as s:
             result = s.execute(
                 update(DocumentRow)
@@ -335,7 +371,14 @@ class Store:
                     DocumentRow.state.in_([DocumentState.DEAD, DocumentState.REVIEW]),
                 )
                 .values(
-                    state=DocumentState.PENDING, reason=None, finished_at=None, updated_at=utcnow()
+                    state=DocumentState.PENDING,
+                    reason=None,
+                    finished_at=None,
+                    updated_at=now,
+                    state_changed_at=now,
+                    claimed_by=None,
+                    claimed_at=None,
+                    claim_expires_at=None,
                 )
             )
             changed = bool(result.rowcount)  # type: ignore[attr-defined]
@@ -366,3 +409,43 @@ class Store:
                 )
                 or 0
             )
+
+    # -- reading the record (results, review screens) ------------------------------------
+
+    def documents(
+        self,
+        states: Iterable[str] = (),
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[DocumentRow]:
+        """Documents by the time they entered their state (oldest first), filtered.
+
+        ``since`` is inclusive, ``until`` exclusive. Rows are streamed in batches so an
+        export of the whole store does not hold it in memory.
+        """
+        order = [DocumentRow.state_changed_at, DocumentRow.id]
+        query = select(DocumentRow).order_by(*(c.desc() for c in order) if newest_first else order)
+        if states := list(states):
+            query = query.where(DocumentRow.state.in_(states))
+        if since is not None:
+            query = query.where(DocumentRow.state_changed_at >= since)
+        if until is not None:
+            query = query.where(DocumentRow.state_changed_at < until)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.session() as s:
+            yield from s.scalars(query.execution_options(yield_per=500))
+
+    def events(self, doc_hash: str) -> list[EventRow]:
+        """A document's audit trail, oldest first."""
+        with self.session() as s:
+            query = select(EventRow).where(EventRow.doc_hash == doc_hash)
+            return list(s.scalars(query.order_by(EventRow.at, EventRow.id)))
+
+    def versions(self, doc_key: str) -> list[DocumentRow]:
+        """Every document ever uploaded under a key, first version first."""
+        with self.session() as s:
+            query = select(DocumentRow).where(DocumentRow.doc_key == doc_key)
+            return list(s.scalars(query.order_by(DocumentRow.key_version)))

@@ -14,6 +14,8 @@ from lease_parser.cli.core import abstract
 from lease_parser.cli.dead import dead
 from lease_parser.cli.ops import flower, healthcheck, metrics
 from lease_parser.cli.pipeline import status, submit, unlock, worker
+from lease_parser.cli.results import results
+from lease_parser.cli.review import review
 from lease_parser.cli.run import run
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
@@ -27,7 +29,21 @@ def cli() -> None:
     """
 
 
-for command in (abstract, run, submit, worker, status, unlock, dead, metrics, flower, healthcheck):
+COMMANDS = (
+    abstract,
+    run,
+    submit,
+    worker,
+    status,
+    unlock,
+    dead,
+    review,
+    results,
+    metrics,
+    flower,
+    healthcheck,
+)
+for command in COMMANDS:
     cli.add_command(command)
 
 

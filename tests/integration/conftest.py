@@ -25,6 +25,7 @@ from lease_parser.pipeline.routing import QUEUES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.settings import Settings, load_settings
 from lease_parser.store import FINAL_STATES, DocumentRow
+from tests.integration.postgres import pg_database, pg_url, store_url  # noqa: F401 (fixtures)
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

@@ -1,0 +1,169 @@
+"""``lease-parser results list|show|export``: what the canonical store holds, for people and
+for downstream imports. Reads only the store (``LEASE_STORE_URL``), never Redis."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import click
+
+from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.export import document_json, event_json, write_csv, write_jsonl
+from lease_parser.store import DocumentRow, DocumentState, Store
+
+STATES = [s.value for s in DocumentState]
+
+
+def _store() -> Store:
+    return Store(settings_from_env().store_database_url)
+
+
+def parse_when(text: str | None, end: bool = False) -> dt.datetime | None:
+    """An ISO date or datetime (UTC unless it says otherwise). A bare date as ``--until``
+    means the end of that day, so ``--since D --until D`` is the whole day."""
+    if not text:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not an ISO date or datetime") from None
+    if end and len(text) == 10:
+        when += dt.timedelta(days=1)
+    return when.replace(tzinfo=dt.UTC) if when.tzinfo is None else when
+
+
+def _filters(f: click.decorators.FC) -> click.decorators.FC:
+    f = click.option(
+        "--until", default=None, help="Entered its state before (ISO date/datetime, UTC)."
+    )(f)
+    f = click.option("--since", default=None, help="Entered its state at/after (ISO, UTC).")(f)
+    return click.option(
+        "--state",
+        "states",
+        multiple=True,
+        type=click.Choice([*STATES, "all"]),
+        help="Only these states (repeatable).",
+    )(f)
+
+
+def _selected(
+    states: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    default: str,
+    limit: int | None = None,
+    newest_first: bool = False,
+) -> Iterator[DocumentRow]:
+    chosen = states or (default,)
+    return _store().documents(
+        states=() if "all" in chosen else chosen,
+        since=parse_when(since),
+        until=parse_when(until, end=True),
+        limit=limit,
+        newest_first=newest_first,
+    )
+
+
+@click.group()
+def results() -> None:
+    """Abstractions in the canonical store: list, show one, export."""
+
+
+@results.command("list")
+@_filters
+@click.option("--limit", type=int, default=100, show_default=True)
+@json_option
+def list_(
+    states: tuple[str, ...], since: str | None, until: str | None, limit: int, as_json: bool
+) -> None:
+    """Documents of every state (or --state), newest first by when they entered it."""
+    rows = list(_selected(states, since, until, "all", limit, newest_first=True))
+    if as_json:
+        print_json([document_json(row) for row in rows])
+        return
+    for row in rows:
+        fields = row.fields or {}
+        tenant = (fields.get("tenant") or {}).get("value") or "-"
+        rent = (fields.get("base_rent_monthly") or {}).get("value") or "-"
+        state = f"{row.state}({row.reason})" if row.reason else row.state
+        when = document_json(row)["state_changed_at"] or ""
+        click.echo(
+            f"{row.doc_hash[:12]}  {state:32} {row.source or '-':6} {when[:16]}  "
+            f"{row.doc_key} v{row.key_version}  {str(tenant)[:30]}  {rent}"
+        )
+    click.echo(f"{len(rows)} document(s)")
+
+
+@results.command()
+@click.argument("doc_hash")
+@json_option
+def show(doc_hash: str, as_json: bool) -> None:
+    """One document: its abstraction, its audit trail, and the other versions of its key."""
+    store = _store()
+    row = store.document(doc_hash.lower())
+    if row is None:
+        fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND)
+    record = document_json(row)
+    record["events"] = [event_json(e) for e in store.events(row.doc_hash)]
+    record["versions"] = [
+        {"key_version": v.key_version, "doc_hash": v.doc_hash, "state": v.state}
+        for v in store.versions(row.doc_key)
+    ]
+    if as_json:
+        print_json(record)
+        return
+    by = f" by {row.reviewer}" if row.reviewer else ""
+    click.echo(f"{row.doc_key}  v{row.key_version}  sha256 {row.doc_hash}")
+    click.echo(
+        f"{row.state}"
+        + (f" ({row.reason})" if row.reason else "")
+        + f"  source {row.source or '-'}{by}"
+    )
+    for name, field in record["fields"].items():
+        if field.get("value") is not None:
+            click.echo(f"  {name:22} {str(field['value'])[:60]:60} {field['confidence']:.2f}")
+    for event in record["events"]:
+        click.echo(
+            f"  {event['at'][:19]}  {event['state']:10} {event['reason'] or '':22} {event['actor']}"
+        )
+    if len(record["versions"]) > 1:
+        versions = ", ".join(
+            f"v{v['key_version']} {v['doc_hash'][:12]}" for v in record["versions"]
+        )
+        click.echo(f"  versions of {row.doc_key}: {versions}")
+
+
+@results.command()
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write (default stdout). For CSV the rent schedule goes beside it as "
+    "NAME.rent_schedule.csv.",
+)
+@_filters
+def export(
+    fmt: str, out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
+) -> None:
+    """Export abstractions (committed only unless --state): CSV or JSON lines."""
+    rows = _selected(states, since, until, DocumentState.COMMITTED)
+    schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
+    with ExitStack() as stack:
+        target = stack.enter_context(out.open("w", newline="")) if out else sys.stdout
+        if fmt == "jsonl":
+            count = write_jsonl(rows, target)
+        else:
+            schedule = (
+                stack.enter_context(schedule_path.open("w", newline="")) if schedule_path else None
+            )
+            count = write_csv(rows, target, schedule)
+    where = f" to {out}" if out else ""
+    extra = f" (rent schedule: {schedule_path})" if fmt == "csv" and schedule_path else ""
+    click.echo(f"exported {count} document(s){where}{extra}", err=True)

@@ -1,0 +1,224 @@
+"""``lease-parser review …``: the human review queue (list, claim, show, approve, correct, reject).
+
+The queue lives in the canonical store, so these commands need only ``LEASE_STORE_URL``
+(or ``LEASE_DATA_DIR``), never Redis. ``--reviewer`` defaults to ``$LEASE_REVIEWER``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.corrections import parse_corrections
+from lease_parser.errors import Reason
+from lease_parser.export import document_json
+from lease_parser.model import FIELD_NAMES
+from lease_parser.review import ItemNotFound, ReviewItem, ReviewQueue, ReviewRefused
+from lease_parser.store import DocumentRow, Store, utcnow
+
+reviewer_option = click.option(
+    "--reviewer",
+    envvar="LEASE_REVIEWER",
+    required=True,
+    help="Your name, as the audit trail records it (or set LEASE_REVIEWER).",
+)
+
+
+def _queue() -> ReviewQueue:
+    settings = settings_from_env()
+    return ReviewQueue(Store(settings.store_database_url), settings.review_claim_ttl)
+
+
+@contextmanager
+def _refusals(as_json: bool) -> Iterator[None]:
+    """A refused action exits non-zero with the reason (and, with --json, the problems)."""
+    try:
+        yield
+    except ReviewRefused as exc:
+        if as_json:
+            problems = [p.model_dump() for p in exc.problems]
+            print_json({"ok": False, "error": exc.message, "problems": problems})
+        code = ExitCode.NOT_FOUND if isinstance(exc, ItemNotFound) else ExitCode.FAILED
+        fail(exc.message, code)
+
+
+def _age(since: dt.datetime) -> str:
+    """How long an item has waited: 3h07m, or 2d05h past a day."""
+    hours, minutes = divmod(int((utcnow() - since).total_seconds() // 60), 60)
+    return f"{hours // 24}d{hours % 24:02}h" if hours >= 24 else f"{hours}h{minutes:02}m"
+
+
+def _claim_text(item: ReviewItem) -> str:
+    if item.claimed_by is None or item.claim_expires_at is None:
+        return "-"
+    return f"{item.claimed_by} until {item.claim_expires_at:%H:%M}"
+
+
+@click.group()
+def review() -> None:
+    """The human review queue: documents routed to review, oldest first."""
+
+
+@review.command("list")
+@click.option("--limit", type=int, default=100, show_default=True)
+@click.option("--reason", default=None, help="Only this reason (low_confidence, …).")
+@json_option
+def list_(limit: int, reason: str | None, as_json: bool) -> None:
+    """Items waiting for review, in the order `claim` hands them out."""
+    items = _queue().items(limit=limit, reason=reason)
+    if as_json:
+        print_json([item.to_json() for item in items])
+        return
+    for item in items:
+        click.echo(
+            f"{item.doc_hash[:12]}  {_age(item.since):>6}  p{item.priority:<3} "
+            f"{item.reason or '-':16} {_claim_text(item):22} {item.doc_key}"
+            f"  [{', '.join(item.doubtful)}]"
+        )
+    claimed = sum(1 for item in items if item.claimed_by)
+    click.echo(f"{len(items)} item(s) in review ({claimed} claimed)")
+
+
+@review.command()
+@reviewer_option
+@json_option
+def claim(reviewer: str, as_json: bool) -> None:
+    """Claim the next item (or renew the one you hold). Exits 5 when the queue is empty."""
+    item = _queue().claim_next(reviewer)
+    if item is None:
+        if as_json:
+            print_json(None)
+        fail("the review queue is empty", ExitCode.NOT_FOUND)
+    if as_json:
+        print_json(item.to_json())
+        return
+    _print_item(item)
+
+
+@review.command()
+@click.argument("doc_hash")
+@json_option
+def show(doc_hash: str, as_json: bool) -> None:
+    """One item: each field with its value, confidence, page and source snippet."""
+    with _refusals(as_json):
+        item = _queue().item(doc_hash.lower())
+    if as_json:
+        print_json(item.to_json())
+    else:
+        _print_item(item)
+
+
+def _print_item(item: ReviewItem) -> None:
+    reason = f" ({item.reason})" if item.reason else ""
+    confidence = f"{item.confidence:.2f}" if item.confidence is not None else "-"
+    click.echo(f"{item.doc_key}  v{item.key_version}  sha256 {item.doc_hash}")
+    click.echo(
+        f"{item.state}{reason}  confidence {confidence}  since {item.since:%Y-%m-%d %H:%M} UTC"
+        f"  claimed: {_claim_text(item)}"
+    )
+    if item.detail:
+        click.echo(f"detail: {item.detail}")
+    doubtful = set(item.doubtful)
+    for name in FIELD_NAMES:
+        click.echo(_field_line(name, item.fields.get(name) or {}, name in doubtful))
+    for problem in item.problems:
+        click.echo(f"  ! {problem['field']}: {problem['problem']}")
+    if item.reason == Reason.NEEDS_CREDENTIAL:
+        click.echo(f"needs its password: lease-parser unlock {item.doc_hash}")
+
+
+def _field_line(name: str, field: dict[str, Any], doubtful: bool) -> str:
+    value = field.get("value")
+    shown = "-" if value is None else str(value)
+    provenance = field.get("provenance") or {}
+    page = f"p.{provenance['page']}" if provenance else "-"
+    snippet = f'"{provenance["text"]}"' if provenance else ""
+    confidence = f"{field['confidence']:.2f}" if "confidence" in field else "    "
+    mark = "!" if doubtful else " "
+    return f"{mark} {name:21} {shown[:40]:40} {confidence}  {page:5} {snippet[:90]}"
+
+
+def _print_decision(row: DocumentRow, as_json: bool) -> None:
+    if as_json:
+        print_json(document_json(row))
+        return
+    reason = f" ({row.reason}: {row.detail})" if row.reason else ""
+    click.echo(f"{row.doc_hash[:12]}  {row.state}{reason}  by {row.reviewer}  {row.doc_key}")
+    for name, change in (row.corrections or {}).items():
+        click.echo(f"  {name}: {change['from']} -> {change['to']}")
+
+
+@review.command()
+@click.argument("doc_hash")
+@reviewer_option
+@json_option
+def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
+    """Commit the values as they are (source review, with your name)."""
+    with _refusals(as_json):
+        row = _queue().approve(doc_hash.lower(), reviewer)
+    _print_decision(row, as_json)
+
+
+@review.command()
+@click.argument("doc_hash")
+@click.argument("changes", nargs=-1, required=True, metavar="FIELD=VALUE...")
+@reviewer_option
+@json_option
+def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: bool) -> None:
+    """Commit with your values for some fields, validated like the pipeline's.
+
+    Money and decimals as plain numbers (12500.00), dates as YYYY-MM-DD, rent_schedule and
+    escalation as JSON; an empty value (field=) means the lease does not state it.
+    """
+    try:
+        pairs = parse_corrections(list(changes))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
+    with _refusals(as_json):
+        row = _queue().correct(doc_hash.lower(), reviewer, pairs)
+    _print_decision(row, as_json)
+
+
+@review.command()
+@click.argument("doc_hash")
+@click.option("--reason", "why", required=True, help="Why: not a lease, illegible, wrong file…")
+@reviewer_option
+@json_option
+def reject(doc_hash: str, why: str, reviewer: str, as_json: bool) -> None:
+    """Refuse the document: state dead, reason rejected_by_reviewer, your reason kept."""
+    with _refusals(as_json):
+        row = _queue().reject(doc_hash.lower(), reviewer, why)
+    _print_decision(row, as_json)
+
+
+@review.command()
+@click.argument("doc_hash")
+@reviewer_option
+@json_option
+def release(doc_hash: str, reviewer: str, as_json: bool) -> None:
+    """Give a claimed item back to the queue without deciding it."""
+    with _refusals(as_json):
+        _queue().release(doc_hash.lower(), reviewer)
+    if as_json:
+        print_json({"ok": True, "doc_hash": doc_hash.lower()})
+    else:
+        click.echo(f"released {doc_hash[:12]}")
+
+
+@review.command()
+@click.argument("doc_hash")
+@click.argument("priority", type=int)
+@json_option
+def prioritize(doc_hash: str, priority: int, as_json: bool) -> None:
+    """Set an item's priority (higher is handed out first; default 0)."""
+    with _refusals(as_json):
+        _queue().prioritize(doc_hash.lower(), priority)
+    if as_json:
+        print_json({"ok": True, "doc_hash": doc_hash.lower(), "priority": priority})
+    else:
+        click.echo(f"{doc_hash[:12]} priority {priority}")

@@ -1,0 +1,152 @@
+"""A reviewer's values, checked by the same model as the pipeline's. Pure: no store, no queue.
+
+Stored ``fields`` (the ``abstract --json`` form) are typed back into a ``LeaseAbstraction``
+with ``normalization.typed_value`` and checked with ``normalization.consistency_problems``,
+so a value a reviewer types is accepted exactly when the pipeline would have accepted it.
+Problems are returned, not raised: the review queue decides what a refusal looks like.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from decimal import InvalidOperation
+from typing import Any
+
+from pydantic import ValidationError
+
+from lease_parser.errors import Reason
+from lease_parser.model import (
+    FIELD_NAMES,
+    DocumentKind,
+    Field,
+    FieldProblem,
+    LeaseAbstraction,
+    Money,
+    Provenance,
+    json_value,
+)
+from lease_parser.normalization import consistency_problems, typed_value
+
+# A reviewer-entered value is what the system of record says: certain by definition.
+REVIEWED_CONFIDENCE = 1.0
+
+
+def why_invalid(raw: Any, exc: ValueError) -> str:
+    """One line a reviewer can act on, from whatever the model raised."""
+    cause = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+    if isinstance(cause, ValidationError):
+        detail = "; ".join(
+            (".".join(map(str, e["loc"])) + ": " if e["loc"] else "") + e["msg"]
+            for e in cause.errors()
+        )
+    elif isinstance(cause, InvalidOperation):
+        detail = "not a number"
+    elif isinstance(cause, json.JSONDecodeError):
+        detail = f"not JSON ({cause.msg} at character {cause.pos})"
+    else:
+        detail = str(cause)
+    return f"{raw!r} is not valid: {detail}"
+
+
+def abstraction_from_fields(
+    fields: Mapping[str, Any], kind: str | None = None
+) -> tuple[LeaseAbstraction, list[FieldProblem]]:
+    """Stored ``fields`` JSON → the typed model, with a problem for each value that fails."""
+    currency = str((fields.get("currency") or {}).get("value") or "USD")
+    values: dict[str, Field[Any]] = {}
+    problems: list[FieldProblem] = []
+    for name in FIELD_NAMES:
+        stored = fields.get(name) or {}
+        provenance = stored.get("provenance")
+        try:
+            value = typed_value(name, stored.get("value"), currency)
+        except ValueError as exc:
+            problems.append(FieldProblem(field=name, problem=why_invalid(stored.get("value"), exc)))
+            continue
+        values[name] = Field(
+            value=value,
+            confidence=float(stored.get("confidence") or 0.0),
+            provenance=Provenance.model_validate(provenance) if provenance else None,
+        )
+    abstraction = LeaseAbstraction(kind=DocumentKind(kind or DocumentKind.LEASE), **values)
+    return abstraction, problems
+
+
+def parse_corrections(pairs: list[str]) -> dict[str, str]:
+    """``["field=value", …]`` → a dict; an empty value means "the document does not state
+    it". Raises ValueError for a pair without ``=``."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"{pair!r} is not field=value")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _typed_json(name: str, raw: str, currency: str) -> Any:
+    if name == "currency" and raw:
+        Money(amount=0, currency=currency)  # the model's currency rule: ISO 4217 letters
+        return currency
+    return json_value(typed_value(name, raw or None, currency))
+
+
+def apply_corrections(
+    fields: Mapping[str, Any], changes: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, Any], list[FieldProblem]]:
+    """A reviewer's values applied: (new fields JSON, {field: {from, to}}, problems).
+
+    A corrected field gets confidence 1.0 and keeps its provenance (where the reviewer
+    looked). Each unknown field or bad value is a problem; nothing is applied then.
+    """
+    currency = str(
+        changes.get("currency") or (fields.get("currency") or {}).get("value") or "USD"
+    ).upper()
+    new = {
+        name: {"value": None, "provenance": None, **(fields.get(name) or {})}
+        for name in FIELD_NAMES
+    }
+    record: dict[str, Any] = {}
+    problems = []
+    for name, raw in changes.items():
+        if name not in new:
+            problems.append(
+                FieldProblem(
+                    field=name, problem=f"unknown field; fields are: {', '.join(FIELD_NAMES)}"
+                )
+            )
+            continue
+        try:
+            value = _typed_json(name, raw, currency)
+        except ValueError as exc:
+            problems.append(FieldProblem(field=name, problem=why_invalid(raw, exc)))
+            continue
+        record[name] = {"from": new[name]["value"], "to": value}
+        new[name].update(value=value, confidence=REVIEWED_CONFIDENCE)
+    return new, record, problems
+
+
+def commit_problems(
+    fields: Mapping[str, Any],
+    kind: str | None,
+    reason: str | None,
+    stored_problems: list[FieldProblem],
+    corrected: frozenset[str] = frozenset(),
+) -> list[FieldProblem]:
+    """Why these values cannot be committed: a value the model refuses, values that cannot
+    all be true, and (for a ``schema_invalid`` item) an invalid value the pipeline dropped
+    that nobody has restated: approving as is would commit a lease without it."""
+    abstraction, problems = abstraction_from_fields(fields, kind)
+    problems += consistency_problems(abstraction)
+    if reason == Reason.SCHEMA_INVALID:
+        problems += [
+            FieldProblem(
+                field=p.field, problem=f"{p.problem} (correct it, or clear it with {p.field}=)"
+            )
+            for p in stored_problems
+            if p.field in FIELD_NAMES
+            and p.field not in corrected
+            and abstraction.field(p.field).value is None
+        ]
+    return problems

@@ -1,0 +1,386 @@
+"""The review queue over a real (SQLite) store: order, claims and their expiry, decisions,
+and corrections validated by the pipeline's own model."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lease_parser.corrections import parse_corrections
+from lease_parser.errors import Reason
+from lease_parser.model import FieldProblem
+from lease_parser.review import ItemNotFound, ReviewQueue, ReviewRefused
+from lease_parser.store import DocumentState, Store
+from tests.store_helpers import VALID_VALUES, add_document, fields_json
+
+T0 = dt.datetime(2030, 1, 1, 9, 0, tzinfo=dt.UTC)
+TTL = 600
+
+
+class Clock:
+    """Time that moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += dt.timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(f"sqlite:///{tmp_path / 'lease.db'}")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def queue(store: Store, clock: Clock) -> ReviewQueue:
+    return ReviewQueue(store, claim_ttl=TTL, clock=clock)
+
+
+# -- order and claims ------------------------------------------------------------------------
+
+
+def test_items_come_out_by_priority_then_oldest_first(store: Store, queue: ReviewQueue) -> None:
+    first, second, third = (add_document(store) for _ in range(3))
+    add_document(store, state=DocumentState.COMMITTED, reason=None)  # not a review item
+    queue.prioritize(third, 5)
+    assert [i.doc_hash for i in queue.items()] == [third, first, second]
+    claimed = [queue.claim_next(f"reviewer-{n}") for n in range(4)]
+    assert [c.doc_hash if c else None for c in claimed] == [third, first, second, None]
+
+
+def test_a_reviewer_who_claims_again_gets_the_item_they_hold(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store)
+    add_document(store)
+    first = queue.claim_next("alice")
+    clock.advance(TTL - 1)
+    again = queue.claim_next("alice")
+    assert first is not None
+    assert again is not None
+    assert again.doc_hash == first.doc_hash == doc_hash
+    assert again.claim_expires_at == clock.now + dt.timedelta(seconds=TTL)  # renewed
+
+
+def test_a_claimed_item_is_not_handed_to_another_reviewer(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    item = queue.claim_next("alice")
+    assert item is not None
+    assert item.claimed_by == "alice"
+    assert queue.claim_next("bob") is None
+    with pytest.raises(ReviewRefused, match="claimed by alice"):
+        queue.approve(doc_hash, "bob")
+    with pytest.raises(ReviewRefused, match="claimed by alice"):
+        queue.reject(doc_hash, "bob", "not a lease")
+
+
+def test_an_abandoned_claim_expires_and_the_item_returns_to_the_queue(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store)
+    assert queue.claim_next("alice") is not None
+    clock.advance(TTL - 1)
+    assert queue.claim_next("bob") is None
+    clock.advance(1)
+    [listed] = queue.items()
+    assert listed.claimed_by is None  # shown as free once expired
+    taken = queue.claim_next("bob")
+    assert taken is not None
+    assert (taken.doc_hash, taken.claimed_by) == (doc_hash, "bob")
+    # Alice comes back from lunch: the item is Bob's now.
+    assert queue.claim_next("alice") is None
+    with pytest.raises(ReviewRefused, match="claimed by bob"):
+        queue.approve(doc_hash, "alice")
+    assert queue.approve(doc_hash, "bob").reviewer == "bob"
+
+
+def test_an_expired_claim_does_not_stop_its_holder_deciding(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store)
+    queue.claim_next("alice")
+    clock.advance(TTL * 3)
+    assert queue.approve(doc_hash, "alice").state == DocumentState.COMMITTED
+
+
+def test_release_gives_the_item_back(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    queue.claim_next("alice")
+    with pytest.raises(ReviewRefused, match="bob does not hold"):
+        queue.release(doc_hash, "bob")
+    queue.release(doc_hash, "alice")
+    item = queue.claim_next("bob")
+    assert item is not None
+    assert item.doc_hash == doc_hash
+
+
+def test_an_unclaimed_item_can_be_decided_directly(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    assert queue.approve(doc_hash, "alice").state == DocumentState.COMMITTED
+
+
+# -- decisions -------------------------------------------------------------------------------
+
+
+def test_approve_commits_once_with_source_review_and_an_audit_event(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store)
+    queue.claim_next("alice")
+    row = queue.approve(doc_hash, "alice")
+    assert (row.state, row.reason, row.source, row.reviewer) == (
+        "committed",
+        None,
+        "review",
+        "alice",
+    )
+    assert row.claimed_by is None
+    assert row.fields == fields_json()  # values, confidences and provenance as they were
+    assert row.reviewed_at is not None
+    assert store.commit_events(doc_hash) == 1
+    assert [(e.state, e.reason, e.actor) for e in store.events(doc_hash)][-1] == (
+        "committed",
+        "approved",
+        "alice",
+    )
+    with pytest.raises(ReviewRefused, match="not in review: it is committed by alice"):
+        queue.approve(doc_hash, "alice")
+    with pytest.raises(ReviewRefused, match="not in review"):
+        queue.correct(doc_hash, "bob", {"tenant": "Someone Else LLC"})
+    assert store.commit_events(doc_hash) == 1
+
+
+def test_an_auto_committed_document_cannot_be_committed_again(
+    store: Store, queue: ReviewQueue
+) -> None:
+    doc_hash = add_document(store, state=DocumentState.COMMITTED, reason=None)
+    with pytest.raises(ReviewRefused, match="not in review: it is committed"):
+        queue.approve(doc_hash, "alice")
+    assert store.commit_events(doc_hash) == 1
+
+
+def test_an_unknown_hash_is_not_found(queue: ReviewQueue) -> None:
+    with pytest.raises(ItemNotFound):
+        queue.approve("f" * 64, "alice")
+    with pytest.raises(ItemNotFound):
+        queue.item("f" * 64)
+
+
+def test_reject_makes_the_document_dead_with_the_reviewers_reason(
+    store: Store, queue: ReviewQueue
+) -> None:
+    doc_hash = add_document(store)
+    with pytest.raises(ReviewRefused, match="needs a reason"):
+        queue.reject(doc_hash, "alice", "  ")
+    row = queue.reject(doc_hash, "alice", "an invoice, not a lease")
+    assert (row.state, row.reason, row.detail) == (
+        "dead",
+        "rejected_by_reviewer",
+        "an invoice, not a lease",
+    )
+    assert (row.source, row.reviewer) == (None, "alice")
+    event = store.events(doc_hash)[-1]
+    assert (event.state, event.reason, event.detail) == (
+        "dead",
+        "rejected_by_reviewer",
+        {"reason": "an invoice, not a lease"},
+    )
+    assert store.commit_events(doc_hash) == 0
+
+
+def test_a_document_waiting_for_its_password_cannot_be_approved(
+    store: Store, queue: ReviewQueue
+) -> None:
+    doc_hash = add_document(store, reason=Reason.NEEDS_CREDENTIAL)
+    with pytest.raises(ReviewRefused, match="lease-parser unlock"):
+        queue.approve(doc_hash, "alice")
+    with pytest.raises(ReviewRefused, match="lease-parser unlock"):
+        queue.correct(doc_hash, "alice", {"tenant": "Bluefin"})
+    assert queue.reject(doc_hash, "alice", "client has no password").state == "dead"
+
+
+# -- corrections -----------------------------------------------------------------------------
+
+
+def test_a_correction_commits_the_typed_value_and_records_what_changed(
+    store: Store, queue: ReviewQueue
+) -> None:
+    doc_hash = add_document(store)
+    before = fields_json()
+    row = queue.correct(
+        doc_hash,
+        "alice",
+        {
+            "base_rent_monthly": "24000",
+            "lease_date": "2024-03-16",
+            "cam_monthly": "",
+            "currency": "usd",
+        },
+    )
+    assert row.fields is not None
+    rent = row.fields["base_rent_monthly"]
+    assert rent["value"] == "24000.00"  # Money: two places, a string, never a float
+    assert rent["confidence"] == 1.0
+    assert rent["provenance"] == before["base_rent_monthly"]["provenance"]
+    assert row.fields["lease_date"]["value"] == "2024-03-16"
+    assert row.fields["currency"]["value"] == "USD"
+    assert row.fields["tenant"] == before["tenant"]  # untouched fields stay as they were
+    assert row.corrections == {
+        "base_rent_monthly": {"from": "24062.50", "to": "24000.00"},
+        "lease_date": {"from": "2024-03-15", "to": "2024-03-16"},
+        "cam_monthly": {"from": None, "to": None},
+        "currency": {"from": "USD", "to": "USD"},
+    }
+    assert (row.state, row.source, row.reviewer) == ("committed", "review", "alice")
+    event = store.events(doc_hash)[-1]
+    assert (event.reason, event.detail) == ("corrected", {"corrections": row.corrections})
+
+
+def test_compound_fields_are_corrected_as_json(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    row = queue.correct(
+        doc_hash,
+        "alice",
+        {
+            "rent_schedule": '[{"start": 1, "end": 63, "monthly": "24062.5"}]',
+            "escalation": '{"kind": "none"}',
+        },
+    )
+    assert row.fields is not None
+    assert row.fields["rent_schedule"]["value"] == [
+        {"start": 1, "end": 63, "monthly": "24062.5", "annual": None, "per_sqft_annual": None}
+    ]
+    assert row.fields["escalation"]["value"] == {"kind": "none", "rate": None}
+
+
+BAD_CORRECTIONS = [
+    (
+        "negative rent",
+        {"base_rent_monthly": "-24062.50"},
+        "base_rent_monthly",
+        "greater than or equal to 0",
+    ),
+    ("rent in words", {"base_rent_monthly": "twelve grand"}, "base_rent_monthly", "not a number"),
+    ("impossible date", {"lease_date": "2024-02-30"}, "lease_date", "day is out of range"),
+    ("US-style date", {"lease_date": "03/15/2024"}, "lease_date", "Invalid isoformat"),
+    ("term not a number", {"term_months": "five years"}, "term_months", "invalid literal"),
+    ("negative term", {"term_months": "-60"}, "term_months", "cannot be negative"),
+    ("negative area", {"rentable_sqft": "-1"}, "rentable_sqft", "cannot be negative"),
+    ("currency not ISO 4217", {"currency": "dollars"}, "currency", "String should match"),
+    ("schedule not JSON", {"rent_schedule": "1-12: 24062.50"}, "rent_schedule", "not JSON"),
+    (
+        "negative schedule step",
+        {"rent_schedule": '[{"monthly": "-1"}]'},
+        "rent_schedule",
+        "monthly",
+    ),
+    ("unknown escalation", {"escalation": '{"kind": "whenever"}'}, "escalation", "kind"),
+    (
+        "expiration before commencement",
+        {"expiration_date": "2024-04-30"},
+        "expiration_date",
+        "is not after commencement",
+    ),
+    ("term contradicts the dates", {"term_months": "36"}, "term_months", "contradicts dates"),
+    ("implausible term", {"term_months": "0"}, "term_months", "implausible term"),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "why"),
+    [pytest.param(*case[1:], id=case[0]) for case in BAD_CORRECTIONS],
+)
+def test_a_bad_value_is_refused_with_the_reason(
+    store: Store, queue: ReviewQueue, changes: dict[str, str], field: str, why: str
+) -> None:
+    doc_hash = add_document(store)
+    with pytest.raises(ReviewRefused) as refused:
+        queue.correct(doc_hash, "alice", changes)
+    assert field in [p.field for p in refused.value.problems]
+    assert why in str(refused.value)
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.fields) == ("review", fields_json())  # nothing changed
+
+
+def test_every_bad_value_of_a_correction_is_reported_at_once(
+    store: Store, queue: ReviewQueue
+) -> None:
+    doc_hash = add_document(store)
+    with pytest.raises(ReviewRefused) as refused:
+        queue.correct(doc_hash, "alice", {"base_rent_monthly": "-1", "lease_date": "soon"})
+    assert sorted(p.field for p in refused.value.problems) == ["base_rent_monthly", "lease_date"]
+
+
+def test_an_unknown_field_or_a_malformed_pair_is_refused(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    with pytest.raises(ReviewRefused, match="unknown field"):
+        queue.correct(doc_hash, "alice", {"monthly_rent": "1"})
+    with pytest.raises(ValueError, match="not field=value"):
+        parse_corrections(["base_rent_monthly 1"])
+    assert parse_corrections(["tenant= Acme =Co ", "cam_monthly="]) == {
+        "tenant": "Acme =Co",
+        "cam_monthly": "",
+    }
+
+
+def test_a_schema_invalid_document_is_committed_only_once_its_problems_are_corrected(
+    store: Store, queue: ReviewQueue
+) -> None:
+    """The pipeline dropped the negative rent it could not type; approving as is would
+    commit a lease with no rent, so the reviewer must restate (or clear) that field."""
+    values = {k: v for k, v in VALID_VALUES.items() if k != "base_rent_monthly"}
+    problem = FieldProblem(
+        field="base_rent_monthly", problem="'-24062.50' is not valid: amount < 0"
+    )
+    doc_hash = add_document(
+        store, reason=Reason.SCHEMA_INVALID, fields=fields_json(values), problems=[problem]
+    )
+    with pytest.raises(ReviewRefused, match="base_rent_monthly=") as refused:
+        queue.approve(doc_hash, "alice")
+    assert [p.field for p in refused.value.problems] == ["base_rent_monthly"]
+    with pytest.raises(ReviewRefused, match="base_rent_monthly"):
+        queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc."})
+    row = queue.correct(doc_hash, "alice", {"base_rent_monthly": "24062.50"})
+    assert row.fields is not None
+    assert (row.state, row.fields["base_rent_monthly"]["value"]) == ("committed", "24062.50")
+
+
+def test_inconsistent_stored_values_must_be_corrected_before_approval(
+    store: Store, queue: ReviewQueue
+) -> None:
+    values = {**VALID_VALUES, "term_months": "36"}
+    problem = FieldProblem(field="term_months", problem="term of 36 months contradicts dates")
+    doc_hash = add_document(
+        store, reason=Reason.SCHEMA_INVALID, fields=fields_json(values), problems=[problem]
+    )
+    with pytest.raises(ReviewRefused, match="contradicts dates"):
+        queue.approve(doc_hash, "alice")
+    assert queue.correct(doc_hash, "alice", {"term_months": "63"}).state == "committed"
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cents=st.integers(min_value=0, max_value=10**13))
+def test_corrected_money_is_stored_as_the_exact_decimal_string(
+    store: Store, queue: ReviewQueue, cents: int
+) -> None:
+    amount = Decimal(cents).scaleb(-2)
+    doc_hash = add_document(store)
+    row = queue.correct(doc_hash, "alice", {"security_deposit": str(amount)})
+    assert row.fields is not None
+    assert row.fields["security_deposit"]["value"] == f"{amount:.2f}"
+    assert Decimal(row.fields["security_deposit"]["value"]) == amount
