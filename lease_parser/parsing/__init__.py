@@ -10,8 +10,10 @@ Two steps, so the pipeline can run them on different queues:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+
+from PIL import Image
 
 from lease_parser.errors import DocumentTooLarge
 from lease_parser.parsing.base import (
@@ -57,20 +59,24 @@ def parse_document(
 def _ocr_pages(
     document: Document, data: bytes, options: OcrOptions, password: str | None
 ) -> tuple[list[Page], list[str]]:
-    wanted = {p.number: p.ocr_reason or OcrReason.SCANNED for p in document.pages if p.needs_ocr}
-    pages, notes = [], []
+    wanted = {p.number: p for p in document.pages if p.needs_ocr}
+    images: Iterator[tuple[int, Image.Image]]
+    notes: list[str] = []
     if document.format is SourceFormat.PDF:
-        numbers = sorted(wanted)
-        for number, image, warned in render_pages(
-            data, numbers, options.dpi, options.max_pixels, password
-        ):
-            pages.append(ocr_page(number, image, options, wanted[number]))
-            notes += warned
-    elif document.format is SourceFormat.IMAGE:
-        frames = image_frames(data, len(document.pages), options.max_pixels)
-        for number, image in enumerate(frames, start=1):
-            if number in wanted:
-                pages.append(ocr_page(number, image, options, wanted[number]))
+        images = render_pages(
+            data, sorted(wanted), options.dpi, options.max_pixels, notes, password
+        )
+    else:
+        frames = image_frames(data, len(document.pages), options.max_pixels, notes)
+        images = ((n, image) for n, image in enumerate(frames, start=1) if n in wanted)
+    pages = []
+    for number, image in images:
+        original = wanted[number]
+        page = ocr_page(number, image, options, original.ocr_reason or OcrReason.SCANNED)
+        # What the page is made of (a scan) still holds; the text statistics are new.
+        page.quality.image_coverage = original.quality.image_coverage
+        page.quality.vector_objects = original.quality.vector_objects
+        pages.append(page)
     return pages, notes
 
 

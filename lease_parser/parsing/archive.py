@@ -119,6 +119,8 @@ class SafeZip:
         try:
             root = etree.fromstring(raw, _XML_PARSER)
         except etree.XMLSyntaxError as exc:
+            if "amplification" in str(exc) or "entity" in str(exc).lower():
+                raise ResourceBomb(f"{name}: entity expansion refused: {exc}", member=name) from exc
             raise CorruptDocument(f"{name} is not well-formed XML: {exc}", member=name) from exc
         if root.getroottree().docinfo.internalDTD is not None:
             raise ResourceBomb(

@@ -17,8 +17,10 @@ from __future__ import annotations
 import io
 import os
 import re
+import struct
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytesseract
@@ -55,7 +57,7 @@ IMAGE_FORMATS = frozenset({"PNG", "JPEG", "MPO", "TIFF"})
 @dataclass(frozen=True)
 class OcrOptions:
     dpi: int = 300
-    page_timeout: int = 120  # seconds for one Tesseract subprocess
+    page_timeout: float = 120  # seconds for one Tesseract subprocess
     lang: str = "eng"
     threads: int = 1  # OMP_THREAD_LIMIT for Tesseract
     # A page rendered (or an image decoded) over this many pixels is refused / scaled down.
@@ -121,10 +123,10 @@ def _tesseract(call: str, image: Image.Image, options: OcrOptions, **kwargs: obj
         return getattr(pytesseract, call)(image, timeout=options.page_timeout, **kwargs)
     except pytesseract.TesseractNotFoundError as exc:
         raise ConfigurationError("tesseract is not installed or not on PATH") from exc
-    except RuntimeError as exc:  # pytesseract raises a bare RuntimeError on its timeout
-        raise OperationTimeout(f"Tesseract exceeded {options.page_timeout}s") from exc
-    except pytesseract.TesseractError as exc:
+    except pytesseract.TesseractError as exc:  # a RuntimeError too: must come first
         raise CorruptDocument(f"Tesseract could not read the image: {exc}") from exc
+    except RuntimeError as exc:  # pytesseract's timeout is a bare RuntimeError
+        raise OperationTimeout(f"Tesseract exceeded {options.page_timeout}s: {exc}") from exc
 
 
 def _read(image: Image.Image, options: OcrOptions) -> OcrText:
@@ -182,23 +184,44 @@ def ocr_page(number: int, image: Image.Image, options: OcrOptions, reason: OcrRe
 
 # ------------------------------------------------------------------ image files
 
+# What Pillow raises on a damaged file. Beyond its documented OSError/ValueError/SyntaxError,
+# the fuzz test (test_fuzz.py) found struct.error, IndexError, KeyError and TypeError
+# ("Missing dimensions") leaking from its TIFF and PNG readers on mutated input.
+_PILLOW_ERRORS = (
+    UnidentifiedImageError,
+    OSError,
+    ValueError,
+    SyntaxError,
+    struct.error,
+    IndexError,
+    KeyError,
+    TypeError,
+    ZeroDivisionError,
+)
 
-def _open_image(data: bytes, max_pixels: int) -> Image.Image:
-    with warnings.catch_warnings():
-        # Our limit decides; Pillow's warning must not leak (or fail under -W error).
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+
+@contextmanager
+def _pillow(what: str, notes: list[str], page: int = 1) -> Iterator[None]:
+    """Map Pillow's failures to the taxonomy; keep its warnings (corrupt EXIF ...) as notes.
+
+    Its magic bytes said PNG/JPEG/TIFF (detect.py), so an unreadable file is damaged, not
+    unsupported. Our pixel limit is checked before this; Pillow's own bomb error is the same
+    ``ResourceBomb``, and its bomb warning is dropped (it fires below our limit).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            image = Image.open(io.BytesIO(data))
+            yield
         except Image.DecompressionBombError as exc:
-            raise ResourceBomb(f"image pixel bomb: {exc}") from exc
-        except UnidentifiedImageError as exc:
-            raise UnsupportedFormat(f"not a readable image: {exc}") from exc
-        except (OSError, ValueError, SyntaxError, EOFError) as exc:
-            raise CorruptDocument(f"the image cannot be read: {exc}") from exc
-    if image.format not in IMAGE_FORMATS:
-        raise UnsupportedFormat(f"image format {image.format} is not supported")
-    _check_pixels(image, 1, max_pixels)
-    return image
+            raise ResourceBomb(f"image pixel bomb: {exc}", page=page) from exc
+        except _PILLOW_ERRORS as exc:
+            raise CorruptDocument(f"{what}: {exc}", page=page) from exc
+        finally:
+            notes.extend(
+                f"page {page}: {w.message}"
+                for w in caught
+                if not issubclass(w.category, Image.DecompressionBombWarning)
+            )
 
 
 def _check_pixels(image: Image.Image, frame: int, max_pixels: int) -> None:
@@ -209,50 +232,57 @@ def _check_pixels(image: Image.Image, frame: int, max_pixels: int) -> None:
         )
 
 
-def image_frames(data: bytes, max_frames: int, max_pixels: int) -> Iterator[Image.Image]:
-    """Decode PNG/JPEG/TIFF frames one at a time, each checked before it is decoded."""
-    image = _open_image(data, max_pixels)
+def _open_image(data: bytes, max_pixels: int, notes: list[str]) -> Image.Image:
+    with _pillow("the image cannot be read", notes):
+        image = Image.open(io.BytesIO(data))
+    if image.format not in IMAGE_FORMATS:
+        raise UnsupportedFormat(f"image format {image.format} is not supported")
+    _check_pixels(image, 1, max_pixels)
+    return image
+
+
+def _frames(
+    image: Image.Image, max_frames: int, max_pixels: int, notes: list[str]
+) -> Iterator[int]:
+    """Seek to each frame in turn (checking its size before any pixel is decoded)."""
     index = 0
     while True:
         try:
-            if index:
+            with _pillow("an image frame cannot be read", notes, index + 1):
                 image.seek(index)
-            _check_pixels(image, index + 1, max_pixels)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                frame = ImageOps.exif_transpose(image.convert("L"))
         except EOFError:
-            return  # past the last frame
-        except Image.DecompressionBombError as exc:
-            raise ResourceBomb(f"image pixel bomb: {exc}", page=index + 1) from exc
-        except (OSError, ValueError, SyntaxError) as exc:
-            raise CorruptDocument(
-                f"image frame {index + 1} cannot be decoded: {exc}", page=index + 1
-            ) from exc
+            return
+        _check_pixels(image, index + 1, max_pixels)
+        if index >= max_frames:
+            raise TooManyPages(f"over {max_frames} frames", pages=index + 1)
+        yield index
         index += 1
-        if index > max_frames:
-            raise TooManyPages(f"over {max_frames} frames", pages=index)
+
+
+def image_frames(
+    data: bytes, max_frames: int, max_pixels: int, notes: list[str] | None = None
+) -> Iterator[Image.Image]:
+    """Decode PNG/JPEG/TIFF frames one at a time, each checked before it is decoded."""
+    notes = [] if notes is None else notes
+    image = _open_image(data, max_pixels, notes)
+    for index in _frames(image, max_frames, max_pixels, notes):
+        try:
+            with _pillow("an image frame cannot be decoded", notes, index + 1):
+                frame = ImageOps.exif_transpose(image.convert("L"))
+        except EOFError as exc:  # data ends inside the frame
+            raise CorruptDocument(f"image frame {index + 1} is truncated", page=index + 1) from exc
         yield frame
 
 
-def count_frames(data: bytes, max_frames: int, max_pixels: int) -> int:
-    """Frames in an image file, checking each frame's size without decoding its pixels."""
-    image = _open_image(data, max_pixels)
-    count = 0
-    while True:
-        try:
-            image.seek(count)
-        except EOFError:
-            break
-        except (OSError, ValueError, SyntaxError) as exc:
-            raise CorruptDocument(f"image frame {count + 1} cannot be read: {exc}") from exc
-        _check_pixels(image, count + 1, max_pixels)
-        count += 1
-        if count > max_frames:
-            raise TooManyPages(f"over {max_frames} frames", pages=count)
+def parse_image(data: bytes, limits: ParseLimits) -> Document:
+    """PNG, JPEG or TIFF: validated frame by frame (no pixels decoded); OCR comes later."""
+    notes: list[str] = []
+    image = _open_image(data, limits.max_image_pixels, notes)
+    count = sum(1 for _ in _frames(image, limits.max_pages, limits.max_image_pixels, notes))
     if count == 0:
         raise EmptyDocument("the image has no frames")
-    return count
+    pages = [scanned_placeholder(n) for n in range(1, count + 1)]
+    return Document(format=SourceFormat.IMAGE, pages=pages, warnings=notes)
 
 
 def scanned_placeholder(number: int) -> Page:
@@ -265,12 +295,4 @@ def scanned_placeholder(number: int) -> Page:
         ),
         needs_ocr=True,
         ocr_reason=OcrReason.SCANNED,
-    )
-
-
-def parse_image(data: bytes, limits: ParseLimits) -> Document:
-    """PNG, JPEG or TIFF: validated frame by frame (no pixels decoded); OCR comes later."""
-    frames = count_frames(data, limits.max_pages, limits.max_image_pixels)
-    return Document(
-        format=SourceFormat.IMAGE, pages=[scanned_placeholder(n) for n in range(1, frames + 1)]
     )

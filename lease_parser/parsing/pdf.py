@@ -14,12 +14,17 @@ open or read is ``CorruptDocument``.
 from __future__ import annotations
 
 import ctypes
+import io
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser
 from PIL import Image
 
 from lease_parser.errors import CorruptDocument, EmptyDocument, EncryptedDocument, TooManyPages
@@ -42,16 +47,31 @@ MAX_OBJECTS_MEASURED = 20_000
 MAX_FORM_DEPTH = 2  # scanners sometimes wrap the page image in a form XObject
 
 
+def _why_unopenable(data: bytes, password: str | None, exc: pdfium.PdfiumError) -> Exception:
+    """Name the failure pdfium could not open. Its error code alone is not trusted:
+    FPDF_GetLastError is process-global and not reset, so a corrupt file opened after an
+    encrypted one reports "password" (seen in tests); an encrypted file has an /Encrypt."""
+    if exc.err_code == pdfium_c.FPDF_ERR_PASSWORD and b"/Encrypt" in data:
+        what = "the password given is wrong" if password else "it needs a password"
+        return EncryptedDocument(f"the PDF is encrypted: {what}")
+    # pdfium also refuses a well-formed PDF whose page tree is empty: ask pdfminer.
+    try:
+        document = PDFDocument(PDFParser(io.BytesIO(data)), password=password or "")
+        empty = next(PDFPage.create_pages(document), None) is None
+    except Exception:  # pdfminer raises many unrelated types; it is only a second opinion
+        empty = False
+    if empty:
+        return EmptyDocument("the PDF has no pages")
+    return CorruptDocument(f"the PDF cannot be opened: {exc}")
+
+
 @contextmanager
 def open_pdf(data: bytes, password: str | None = None) -> Iterator[pdfium.PdfDocument]:
     """Open a PDF, mapping pdfium's failures to the taxonomy; always closes it."""
     try:
         pdf = pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:
-        if getattr(exc, "err_code", None) == pdfium_c.FPDF_ERR_PASSWORD:
-            what = "the password given is wrong" if password else "it needs a password"
-            raise EncryptedDocument(f"the PDF is encrypted: {what}") from exc
-        raise CorruptDocument(f"the PDF cannot be opened: {exc}") from exc
+        raise _why_unopenable(data, password, exc) from exc
     try:
         yield pdf
     finally:
@@ -211,13 +231,26 @@ def parse_pdf(data: bytes, limits: ParseLimits, password: str | None = None) -> 
     return Document(format=SourceFormat.PDF, pages=[r.page for r in reads], warnings=warnings)
 
 
+def _render_scale(width: float, height: float, dpi: int, max_pixels: int) -> float:
+    """``dpi`` as a pdfium scale, lowered until the bitmap (rounded up) fits ``max_pixels``."""
+    scale = dpi / 72
+    while scale > 0.01 and math.ceil(width * scale) * math.ceil(height * scale) > max_pixels:
+        scale = min(scale * 0.99, (max_pixels / max(width * height, 1.0)) ** 0.5)
+    return scale
+
+
 def render_pages(
-    data: bytes, numbers: list[int], dpi: int, max_pixels: int, password: str | None = None
-) -> Iterator[tuple[int, Image.Image, list[str]]]:
+    data: bytes,
+    numbers: list[int],
+    dpi: int,
+    max_pixels: int,
+    notes: list[str],
+    password: str | None = None,
+) -> Iterator[tuple[int, Image.Image]]:
     """Render the given 1-based pages in grayscale, one at a time (memory stays one page).
 
     A page so large that ``dpi`` would exceed ``max_pixels`` (a 200-inch page is legal PDF)
-    is rendered at the highest resolution that fits, and says so in a warning.
+    is rendered at the highest resolution that fits, and ``notes`` says so.
     """
     with open_pdf(data, password) as pdf:
         for number in numbers:
@@ -225,10 +258,8 @@ def render_pages(
                 page = pdf[number - 1]
                 try:
                     width, height = (float(v) for v in page.get_size())
-                    scale = dpi / 72
-                    notes = []
-                    if width * height * scale * scale > max_pixels:
-                        scale = (max_pixels / max(width * height, 1.0)) ** 0.5
+                    scale = _render_scale(width, height, dpi, max_pixels)
+                    if scale < dpi / 72:
                         notes.append(
                             f"page {number}: rendered at {scale * 72:.0f} DPI, not {dpi}: "
                             f"{width:.0f}x{height:.0f} pt would exceed {max_pixels} pixels"
@@ -238,4 +269,4 @@ def render_pages(
                     page.close()
             except pdfium.PdfiumError as exc:
                 raise CorruptDocument(f"page {number} cannot be rendered: {exc}") from exc
-            yield number, image, notes
+            yield number, image

@@ -77,9 +77,8 @@ MIN_VECTOR_OBJECTS = 10  # an empty layer over this many paths: text drawn as ou
 MIN_PRINTABLE = 0.85  # lower: a broken font encoding (private-use glyphs, U+FFFD, controls)
 SCAN_COVERAGE = 0.6  # a page mostly image ...
 MIN_CHARS_ON_SCAN = 200  # ... with less text than this is a scan with a thin layer
-MIN_WORDS_FOR_DICTIONARY = 20  # fewer words say too little about the vocabulary
 MIN_DICTIONARY_ON_SCAN = 0.12  # an image under a layer this unlike English: OCR bleed
-MIN_WORDS_FOR_GARBLED = 40
+MIN_WORDS_FOR_GARBLED = 40  # fewer words say too little about the vocabulary
 MIN_DICTIONARY = 0.03  # no image: only a wholesale mis-encoded font reads this unlike English
 
 
@@ -95,7 +94,8 @@ def ocr_reason(q: PageQuality) -> OcrReason | None:
     if q.image_coverage >= SCAN_COVERAGE:
         if q.chars < MIN_CHARS_ON_SCAN:
             return OcrReason.SCANNED
-        if q.words >= MIN_WORDS_FOR_DICTIONARY and q.dictionary_ratio < MIN_DICTIONARY_ON_SCAN:
+        # Over a scan, a layer that does not read as English is an OCR layer gone wrong.
+        if q.dictionary_ratio < MIN_DICTIONARY_ON_SCAN:
             return OcrReason.GARBLED_OCR_LAYER
     if q.words >= MIN_WORDS_FOR_GARBLED and q.dictionary_ratio < MIN_DICTIONARY:
         return OcrReason.GARBLED_WORDS
