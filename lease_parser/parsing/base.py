@@ -189,9 +189,9 @@ class ParseLimits:
     max_pages: int = 500
     # DOCX: total declared uncompressed size, one member's size, and its inflation ratio.
     max_unpacked_bytes: int = 200 * 1024 * 1024
-    max_member_bytes: int = 64 * 1024 * 1024
+    max_member_bytes: int = 20 * 1024 * 1024
     max_compression_ratio: int = 200
-    max_image_pixels: int = 100_000_000
+    max_image_pixels: int = 50_000_000
     # pdfplumber's table finder costs ~80-300 ms a page: run it on at most this many pages.
     max_table_pages: int = 40
 

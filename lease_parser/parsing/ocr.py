@@ -61,7 +61,7 @@ class OcrOptions:
     lang: str = "eng"
     threads: int = 1  # OMP_THREAD_LIMIT for Tesseract
     # A page rendered (or an image decoded) over this many pixels is refused / scaled down.
-    max_pixels: int = 100_000_000
+    max_pixels: int = 50_000_000
 
 
 @dataclass
@@ -147,7 +147,8 @@ def _detected_rotation(image: Image.Image, options: OcrOptions) -> int:
 
 def ocr_image(image: Image.Image, options: OcrOptions) -> OcrText:
     """OCR one page image; if it reads badly, detect orientation (OSD) and retry rotated."""
-    image = ImageOps.grayscale(image)
+    if image.mode != "L":
+        image = ImageOps.grayscale(image)
     result = _read(image, options)
     if result.mean_confidence >= LOW_CONFIDENCE_FOR_OSD and result.words:
         return result

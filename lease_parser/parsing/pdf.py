@@ -38,6 +38,7 @@ from lease_parser.parsing.tables import (
     aligned_tables,
     is_ruled,
     ruled_tables,
+    touching_boxes,
 )
 from lease_parser.parsing.text import normalize_text
 
@@ -45,6 +46,7 @@ from lease_parser.parsing.text import normalize_text
 # from the first ones are enough, and the loop stays bounded on a hostile file.
 MAX_OBJECTS_MEASURED = 20_000
 MAX_FORM_DEPTH = 2  # scanners sometimes wrap the page image in a form XObject
+MAX_BOXES = 200  # cell-sized rectangles kept per page for the (quadratic) adjacency count
 
 
 def _why_unopenable(data: bytes, password: str | None, exc: pdfium.PdfiumError) -> Exception:
@@ -87,7 +89,7 @@ class _Tally:
     paths: int = 0
     horizontal: int = 0
     vertical: int = 0
-    boxes: int = 0
+    boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     seen: int = 0
 
 
@@ -105,8 +107,8 @@ def _tally_path(tally: _Tally, obj: ctypes.c_void_p) -> None:
         tally.horizontal += 1
     elif width <= 3 and height >= 8:
         tally.vertical += 1
-    elif width >= 20 and height >= 8:
-        tally.boxes += 1  # a cell; a checkbox (~8x8) is too small to count
+    elif width >= 20 and height >= 8 and len(tally.boxes) < MAX_BOXES:
+        tally.boxes.append((left, bottom, right, top))  # a checkbox (~8x8) is too small
 
 
 def _tally(tally: _Tally, count: int, get: object, parent: object, depth: int) -> None:
@@ -137,7 +139,7 @@ def _graphics(page: pdfium.PdfPage) -> PageGraphics:
         vector_objects=tally.paths,
         horizontal_rules=tally.horizontal,
         vertical_rules=tally.vertical,
-        cell_boxes=tally.boxes,
+        cell_boxes=touching_boxes(tally.boxes),
     )
 
 

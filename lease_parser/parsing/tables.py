@@ -48,12 +48,32 @@ class PageGraphics:
     vector_objects: int = 0
     horizontal_rules: int = 0  # thin horizontal paths (table rules, also form underlines)
     vertical_rules: int = 0
-    cell_boxes: int = 0  # rectangles large enough to be a table cell (not a checkbox)
+    # Cell-sized rectangles sharing an edge with another: a grid of cells. Form fields and
+    # highlighted blanks are boxes too, but stand apart (form_georgia p1 has 15, none touch).
+    cell_boxes: int = 0
 
 
 def is_ruled(g: PageGraphics) -> bool:
-    """Could the page's lines form a table grid? Underlines alone (forms) cannot."""
-    return g.cell_boxes >= 2 or (g.horizontal_rules >= 2 and g.vertical_rules >= 2)
+    """Could the page's lines form a table grid? Underlines and lone boxes (forms) cannot."""
+    return g.cell_boxes >= 3 or (g.horizontal_rules >= 2 and g.vertical_rules >= 2)
+
+
+TOUCH = 2.0  # points between the edges of two adjacent cells
+
+
+def _touch(a: Rect, b: Rect) -> bool:
+    overlap_x = min(a[2], b[2]) - max(a[0], b[0]) > TOUCH
+    overlap_y = min(a[3], b[3]) - max(a[1], b[1]) > TOUCH
+    side_by_side = abs(a[2] - b[0]) <= TOUCH or abs(b[2] - a[0]) <= TOUCH
+    stacked = abs(a[3] - b[1]) <= TOUCH or abs(b[3] - a[1]) <= TOUCH
+    return (side_by_side and overlap_y) or (stacked and overlap_x)
+
+
+def touching_boxes(boxes: Sequence[Rect]) -> int:
+    """How many of the boxes share an edge with another box."""
+    return sum(
+        1 for i, a in enumerate(boxes) if any(_touch(a, b) for j, b in enumerate(boxes) if i != j)
+    )
 
 
 # ------------------------------------------------------------------ locating cells

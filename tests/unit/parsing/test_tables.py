@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from lease_parser.parsing.tables import PageGraphics, aligned_blocks, is_ruled, locate_table
+from lease_parser.parsing.tables import (
+    PageGraphics,
+    aligned_blocks,
+    is_ruled,
+    locate_table,
+    touching_boxes,
+)
 
 
 @pytest.mark.parametrize(
@@ -13,8 +19,8 @@ from lease_parser.parsing.tables import PageGraphics, aligned_blocks, is_ruled, 
         pytest.param(PageGraphics(), False, id="prose"),
         pytest.param(PageGraphics(horizontal_rules=34), False, id="form underlines only"),
         pytest.param(PageGraphics(horizontal_rules=5, vertical_rules=9), True, id="line grid"),
-        pytest.param(PageGraphics(cell_boxes=12), True, id="cell boxes"),
-        pytest.param(PageGraphics(cell_boxes=1, horizontal_rules=40), False, id="one box"),
+        pytest.param(PageGraphics(cell_boxes=12), True, id="grid of cell boxes"),
+        pytest.param(PageGraphics(cell_boxes=2, horizontal_rules=40), False, id="two cells"),
     ],
 )
 def test_is_ruled(graphics: PageGraphics, ruled: bool) -> None:
@@ -65,3 +71,15 @@ def test_touching_runs_of_a_justified_line_are_one_cell() -> None:
 def test_misaligned_rows_are_not_a_table() -> None:
     rows = [_row(700 - 15 * i, (60, 110), (150 + 37 * i, 200 + 37 * i)) for i in range(4)]
     assert aligned_blocks([r for row in rows for r in row]) == []
+
+
+def test_touching_boxes_counts_cells_of_a_grid_not_lone_form_fields() -> None:
+    grid = [
+        (50 + 100 * c, 700 - 20 * r, 150 + 100 * c, 720 - 20 * r)
+        for r in range(3)
+        for c in range(3)
+    ]
+    fields = [(265, 570, 348, 582), (277, 493, 360, 505), (70, 693, 541, 710)]
+    assert touching_boxes(grid) == 9
+    assert touching_boxes(fields) == 0
+    assert touching_boxes(grid + fields) == 9
