@@ -66,9 +66,11 @@ def _ocr_pages(
         images = render_pages(
             data, sorted(wanted), options.dpi, options.max_pixels, notes, password
         )
-    else:
+    elif document.format is SourceFormat.IMAGE:
         frames = image_frames(data, len(document.pages), options.max_pixels, notes)
         images = ((n, image) for n, image in enumerate(frames, start=1) if n in wanted)
+    else:
+        return [], [f"{document.format} pages cannot be OCR'd; pages {sorted(wanted)} kept"]
     pages = []
     for number, image in images:
         original = wanted[number]

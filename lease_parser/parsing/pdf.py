@@ -16,9 +16,10 @@ from __future__ import annotations
 import ctypes
 import io
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -111,13 +112,15 @@ def _tally_path(tally: _Tally, obj: ctypes.c_void_p) -> None:
         tally.boxes.append((left, bottom, right, top))  # a checkbox (~8x8) is too small
 
 
-def _tally(tally: _Tally, count: int, get: object, parent: object, depth: int) -> None:
+def _tally(
+    tally: _Tally, count: int, get: Callable[[Any, int], Any], parent: Any, depth: int
+) -> None:
     """Walk page (or form XObject) objects with raw pdfium calls: ~0.5 µs an object."""
     for i in range(count):
         if tally.seen >= MAX_OBJECTS_MEASURED:
             return
         tally.seen += 1
-        obj = get(parent, i)  # type: ignore[operator]
+        obj = get(parent, i)
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             left, bottom, right, top = _bounds(obj)
@@ -153,7 +156,8 @@ class _PageRead:
     aligned: list[Table] = field(default_factory=list)
 
 
-def _text_and_runs(textpage: pdfium.PdfTextPage) -> tuple[str, bool, list[Rect]]:
+def _page_text(textpage: pdfium.PdfTextPage) -> tuple[str, bool, list[Rect]]:
+    """The text in reading order, whether it was read column by column, and its text runs."""
     rects: list[Rect] = [textpage.get_rect(i) for i in range(textpage.count_rects())]
     regions = column_regions(rects)
     if regions is None:
@@ -166,7 +170,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int) -> _PageRead:
     try:
         textpage = page.get_textpage()
         try:
-            raw, columnar, rects = _text_and_runs(textpage)
+            raw, columnar, rects = _page_text(textpage)
             text = normalize_text(raw)
             aligned: list[Table] = []
             blocks = [] if columnar else aligned_blocks(rects)
@@ -181,7 +185,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int) -> _PageRead:
     quality.image_coverage = graphics.image_coverage
     quality.vector_objects = graphics.vector_objects
     reason = ocr_reason(quality)
-    page_ = Page(
+    read = Page(
         number=index + 1,
         text=text,
         source=PageSource.TEXT_LAYER,
@@ -189,7 +193,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int) -> _PageRead:
         needs_ocr=reason is not None,
         ocr_reason=reason,
     )
-    return _PageRead(page_, graphics, aligned)
+    return _PageRead(read, graphics, aligned)
 
 
 def _add_tables(

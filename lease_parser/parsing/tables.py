@@ -53,8 +53,15 @@ class PageGraphics:
     cell_boxes: int = 0
 
 
+# More paths than this is a drawing (a site plan), not a table, and pdfminer, pure Python,
+# would spend seconds on it.
+MAX_PATHS_FOR_TABLES = 3000
+
+
 def is_ruled(g: PageGraphics) -> bool:
     """Could the page's lines form a table grid? Underlines and lone boxes (forms) cannot."""
+    if g.vector_objects > MAX_PATHS_FOR_TABLES:
+        return False
     return g.cell_boxes >= 3 or (g.horizontal_rules >= 2 and g.vertical_rules >= 2)
 
 

@@ -21,6 +21,11 @@ from lease_parser.parsing.tables import (
         pytest.param(PageGraphics(horizontal_rules=5, vertical_rules=9), True, id="line grid"),
         pytest.param(PageGraphics(cell_boxes=12), True, id="grid of cell boxes"),
         pytest.param(PageGraphics(cell_boxes=2, horizontal_rules=40), False, id="two cells"),
+        pytest.param(
+            PageGraphics(vector_objects=9000, horizontal_rules=900, vertical_rules=900),
+            False,
+            id="a drawing",
+        ),
     ],
 )
 def test_is_ruled(graphics: PageGraphics, ruled: bool) -> None:
