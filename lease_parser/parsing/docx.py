@@ -119,7 +119,7 @@ def _table_rows(tbl: etree._Element, numbering: Numbering) -> list[list[str]]:
     for tr in _rows(tbl):
         if tr.find(f"{W}trPr/{W}del") is not None:
             continue  # a deleted row
-        rows.append([_cell_text(tc, numbering) for tc in tr.iter(W + "tc") if tc.getparent() is tr])
+        rows.append([_cell_text(tc, numbering) for tc in tr.findall(W + "tc")])
     return rows
 
 
