@@ -110,11 +110,24 @@ class Settings(BaseSettings):
 
     max_document_bytes: int = Field(default=50 * MB, gt=0)
     max_pages: int = Field(default=500, gt=0)
-    # Uncompressed size a DOCX may declare before we refuse it as a zip bomb.
+    # Uncompressed size a DOCX may declare in total, and per part, before we refuse it as a
+    # zip bomb; and how many times a part over 1 MB may inflate (XML is ~10-30x). Parsing
+    # XML costs ~20x its size in memory: a 20 MB document.xml (a 500-page lease is ~5 MB)
+    # peaks near 500 MB (scripts/measure_parsing.py).
     max_unpacked_bytes: int = Field(default=200 * MB, gt=0)
-    max_image_pixels: int = Field(default=100_000_000, gt=0)
+    max_member_bytes: int = Field(default=20 * MB, gt=0)
+    max_compression_ratio: int = Field(default=200, gt=1)
+    # Decoded pixels of one image frame (a pixel bomb above) or of a page rendered for OCR
+    # (rendered at a lower DPI above). 50 Mpx: a 600 DPI legal-size scan is 43 Mpx; OCR
+    # holds ~4 bytes a pixel in the worker plus Tesseract's own.
+    max_image_pixels: int = Field(default=50_000_000, gt=0)
+    # pdfplumber's table finder (~80-300 ms a page) runs on at most this many ruled pages.
+    max_table_pages: int = Field(default=40, ge=0)
     ocr_dpi: int = Field(default=300, ge=72, le=600)
     ocr_page_timeout: int = Field(default=120, gt=0)
+    ocr_lang: str = "eng"
+    # OMP_THREAD_LIMIT for Tesseract: threaded Tesseract costs ~6x the CPU on a shared node.
+    ocr_threads: int = Field(default=1, ge=1)
 
     time_limits: TimeLimits = TimeLimits()
     retry: RetryPolicy = RetryPolicy()
@@ -160,11 +173,20 @@ class Settings(BaseSettings):
             max_bytes=self.max_document_bytes,
             max_pages=self.max_pages,
             max_unpacked_bytes=self.max_unpacked_bytes,
+            max_member_bytes=self.max_member_bytes,
+            max_compression_ratio=self.max_compression_ratio,
             max_image_pixels=self.max_image_pixels,
+            max_table_pages=self.max_table_pages,
         )
 
     def ocr_options(self) -> OcrOptions:
-        return OcrOptions(dpi=self.ocr_dpi, page_timeout=self.ocr_page_timeout)
+        return OcrOptions(
+            dpi=self.ocr_dpi,
+            page_timeout=self.ocr_page_timeout,
+            lang=self.ocr_lang,
+            threads=self.ocr_threads,
+            max_pixels=self.max_image_pixels,
+        )
 
     @property
     def object_store_url(self) -> str:

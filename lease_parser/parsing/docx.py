@@ -2,93 +2,42 @@
 
 We walk the WordprocessingML ourselves rather than use python-docx's ``paragraph.text``,
 which silently drops runs inside ``w:ins`` (inserted text of a tracked change). Accepting
-all changes means: keep ``w:ins`` runs, drop ``w:del``/``w:delText`` and moved-from text.
+all changes means: keep ``w:ins`` and ``w:moveTo`` runs, drop ``w:del`` (its
+``w:delText``), ``w:moveFrom`` and rows marked deleted. Fields keep their displayed result
+and drop their instruction (``PAGE``, ``REF _Ref123 \\h``). Text boxes follow the paragraph
+that anchors them (once: Word stores a VML fallback copy, which we skip). List labels come
+from numbering.xml (docx_numbering.py). Headers and footers are kept apart from the body.
 
-Before anything is inflated, the zip's declared sizes and compression ratios are checked
-(a zip bomb is refused as ``resource_bomb``); the XML parser never resolves entities or
-touches the network.
+The zip and XML are read through archive.py, which refuses bombs before inflating.
 """
 
 from __future__ import annotations
 
-import io
-import zipfile
-from collections import defaultdict
-
 from lxml import etree
 
-from lease_parser.errors import CorruptDocument, EmptyDocument, ResourceBomb, TooManyPages
-from lease_parser.parsing.base import (
-    Document,
-    Page,
-    PageSource,
-    ParseLimits,
-    SourceFormat,
-    Table,
-)
+from lease_parser.errors import CorruptDocument, EmptyDocument, TooManyPages
+from lease_parser.parsing.archive import SafeZip
+from lease_parser.parsing.base import Document, Page, PageSource, ParseLimits, SourceFormat
+from lease_parser.parsing.docx_numbering import Numbering, W
 from lease_parser.parsing.quality import measure_text
+from lease_parser.parsing.tables import locate_table
 from lease_parser.parsing.text import normalize_text
 
-W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-MAX_COMPRESSION_RATIO = 200  # ordinary XML compresses ~10-30x; bombs ~1000x
+MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 PAGE_BREAK = "\f"
+_REMOVED = frozenset({W + "del", W + "moveFrom"})
+_CONTAINERS = frozenset({W + "sdt", W + "sdtContent", W + "customXml", W + "smartTag"})
 
-_XML_PARSER = etree.XMLParser(
-    resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=False
-)
-
-
-def _check_zip(zf: zipfile.ZipFile, limits: ParseLimits) -> None:
-    total = 0
-    for info in zf.infolist():
-        total += info.file_size
-        ratio = info.file_size / max(info.compress_size, 1)
-        if info.file_size > 1_000_000 and ratio > MAX_COMPRESSION_RATIO:
-            raise ResourceBomb(f"{info.filename} inflates {ratio:.0f}x", member=info.filename)
-    if total > limits.max_unpacked_bytes:
-        raise ResourceBomb(
-            f"declares {total} unpacked bytes, limit {limits.max_unpacked_bytes}", size=total
-        )
-
-
-def _read_xml(zf: zipfile.ZipFile, name: str) -> etree._Element | None:
-    try:
-        raw = zf.read(name)
-    except KeyError:
-        return None
-    try:
-        return etree.fromstring(raw, _XML_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise CorruptDocument(f"{name} is not well-formed XML: {exc}") from exc
-
-
-class _NumberingCounter:
-    """Generates "1.", "(a)" style labels for numbered paragraphs, per list and level."""
-
-    def __init__(self) -> None:
-        self._counts: dict[str, list[int]] = defaultdict(lambda: [0] * 9)
-
-    def label(self, num_id: str, level: int) -> str:
-        counts = self._counts[num_id]
-        level = min(max(level, 0), 8)
-        counts[level] += 1
-        for deeper in range(level + 1, 9):
-            counts[deeper] = 0
-        n = counts[level]
-        if level == 0:
-            return f"{n}."
-        if level == 1:
-            return f"({chr(ord('a') + (n - 1) % 26)})"
-        return f"({n})"
+Block = tuple[str, list[list[str]] | None]  # text, and the rows when the block is a table
 
 
 def _run_text(run: etree._Element) -> str:
     parts: list[str] = []
-    for node in run.iter():
+    for node in run:
         tag = node.tag
         if tag == W + "t" and node.text:
             parts.append(node.text)
-        elif tag == W + "tab":
+        elif tag in (W + "tab", W + "ptab"):
             parts.append(" ")
         elif tag in (W + "br", W + "cr"):
             parts.append(PAGE_BREAK if node.get(W + "type") == "page" else "\n")
@@ -96,150 +45,157 @@ def _run_text(run: etree._Element) -> str:
             parts.append(PAGE_BREAK)
         elif tag == W + "noBreakHyphen":
             parts.append("-")
+        elif tag == W + "sym":
+            parts.append(" ")
     return "".join(parts)
 
 
-def _paragraph_text(p: etree._Element, numbering: _NumberingCounter) -> str:
-    parts: list[str] = []
-    num_pr = p.find(f"{W}pPr/{W}numPr")
-    if num_pr is not None:
-        num_id = num_pr.find(W + "numId")
-        ilvl = num_pr.find(W + "ilvl")
-        if num_id is not None and num_id.get(W + "val") not in (None, "0"):
-            level = int(ilvl.get(W + "val", "0")) if ilvl is not None else 0
-            parts.append(numbering.label(str(num_id.get(W + "val")), level) + " ")
-    in_field_instruction = False
+def _hidden(run: etree._Element) -> bool:
+    vanish = run.find(f"{W}rPr/{W}vanish")
+    return vanish is not None and vanish.get(W + "val", "true") not in ("0", "false", "off")
+
+
+def _skipped(run: etree._Element, paragraph: etree._Element) -> bool:
+    """Deleted, moved-away or hidden text, or a text box's run (read with the text box)."""
+    if _hidden(run):
+        return True
+    parent = run.getparent()
+    while parent is not None and parent is not paragraph:
+        if parent.tag in _REMOVED or parent.tag == W + "txbxContent":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def paragraph_text(p: etree._Element, numbering: Numbering) -> str:
+    """Text of one ``w:p`` as accepted, with its list label and field results."""
+    parts = [numbering.label(p)]
+    if parts[0]:
+        parts.append(" ")
+    # Field nesting: 1 while inside an instruction (begin..separate), 0 inside a result.
+    fields: list[int] = []
     for node in p.iter(W + "r", W + "fldChar"):
         if node.tag == W + "fldChar":
             kind = node.get(W + "fldCharType")
-            in_field_instruction = kind == "begin" or (in_field_instruction and kind != "separate")
+            if kind == "begin":
+                fields.append(1)
+            elif kind == "separate" and fields:
+                fields[-1] = 0
+            elif kind == "end" and fields:
+                fields.pop()
             continue
-        if in_field_instruction or _is_deleted(node):
-            continue
-        # Runs inside a text box belong to the text box's own paragraphs; skip them here.
-        if _inside_textbox(node, p):
+        if any(fields) or _skipped(node, p):
             continue
         parts.append(_run_text(node))
     return "".join(parts)
 
 
-def _is_deleted(run: etree._Element) -> bool:
-    parent = run.getparent()
-    while parent is not None and parent.tag != W + "body":
-        if parent.tag in (W + "del", W + "moveFrom"):
-            return True
-        parent = parent.getparent()
-    return False
-
-
-def _inside_textbox(run: etree._Element, paragraph: etree._Element) -> bool:
-    parent = run.getparent()
-    while parent is not None and parent is not paragraph:
-        if parent.tag == W + "txbxContent":
-            return True
-        parent = parent.getparent()
-    return False
-
-
-def _table(tbl: etree._Element, numbering: _NumberingCounter) -> Table:
-    rows: list[list[str]] = []
-    for tr in tbl.iter(W + "tr"):
-        if tr.getparent() is not None and _is_deleted(tr):
-            continue
-        cells = []
-        for tc in tr.findall(W + "tc"):
-            text = " ".join(_paragraph_text(p, numbering) for p in tc.iter(W + "p"))
-            cells.append(normalize_text(text.replace(PAGE_BREAK, " ")))
-        rows.append(cells)
-    return Table(rows=rows)
-
-
-def _body_blocks(
-    body: etree._Element, numbering: _NumberingCounter
-) -> list[tuple[str, Table | None]]:
-    blocks: list[tuple[str, Table | None]] = []
-    for child in body:
-        if child.tag == W + "p":
-            blocks.append((_paragraph_text(child, numbering), None))
-            for box in child.iter(W + "txbxContent"):
-                for p in box.iter(W + "p"):
-                    blocks.append((_paragraph_text(p, numbering), None))
-        elif child.tag == W + "tbl":
-            table = _table(child, numbering)
-            blocks.append(("\n".join(" | ".join(r) for r in table.rows), table))
-        elif child.tag == W + "sdt":
-            content = child.find(W + "sdtContent")
-            if content is not None:
-                blocks.extend(_body_blocks(content, numbering))
+def _textboxes(p: etree._Element, numbering: Numbering) -> list[Block]:
+    blocks: list[Block] = []
+    for box in p.iter(W + "txbxContent"):
+        if any(a.tag == MC_FALLBACK for a in box.iterancestors()):
+            continue  # the VML copy of a text box Word also stores as DrawingML
+        blocks.extend((paragraph_text(q, numbering), None) for q in box.iter(W + "p"))
     return blocks
 
 
-def _paginate(blocks: list[tuple[str, Table | None]], limits: ParseLimits) -> list[Page]:
+def _rows(tbl: etree._Element) -> list[etree._Element]:
+    rows = []
+    for child in tbl:
+        if child.tag == W + "tr":
+            rows.append(child)
+        elif child.tag in _CONTAINERS:
+            rows.extend(_rows(child))
+    return rows
+
+
+def _cell_text(tc: etree._Element, numbering: Numbering) -> str:
+    texts = [paragraph_text(p, numbering) for p in tc.iter(W + "p")]
+    return " ".join(normalize_text(" ".join(texts).replace(PAGE_BREAK, " ")).split())
+
+
+def _table_rows(tbl: etree._Element, numbering: Numbering) -> list[list[str]]:
+    rows = []
+    for tr in _rows(tbl):
+        if tr.find(f"{W}trPr/{W}del") is not None:
+            continue  # a deleted row
+        rows.append([_cell_text(tc, numbering) for tc in tr.findall(W + "tc")])
+    return rows
+
+
+def body_blocks(container: etree._Element, numbering: Numbering) -> list[Block]:
+    """Paragraphs and tables in document order, descending into content controls."""
+    blocks: list[Block] = []
+    for child in container:
+        if child.tag == W + "p":
+            blocks.append((paragraph_text(child, numbering), None))
+            blocks.extend(_textboxes(child, numbering))
+        elif child.tag == W + "tbl":
+            rows = _table_rows(child, numbering)
+            blocks.append(("\n".join(" | ".join(r) for r in rows), rows))
+        elif child.tag in _CONTAINERS or child.tag in (W + "ins", W + "moveTo"):
+            blocks.extend(body_blocks(child, numbering))
+    return blocks
+
+
+def _page(number: int, lines: list[str], tables: list[list[list[str]]]) -> Page:
+    text = normalize_text("\n".join(lines))
+    return Page(
+        number=number,
+        text=text,
+        source=PageSource.DOCX,
+        tables=[locate_table(rows, text) for rows in tables],
+        quality=measure_text(text),
+    )
+
+
+def paginate(blocks: list[Block], limits: ParseLimits) -> list[Page]:
+    """Split at explicit and last-rendered page breaks; empty pages are not kept."""
     pages: list[Page] = []
     lines: list[str] = []
-    tables: list[Table] = []
-
-    def flush() -> None:
-        text = normalize_text("\n".join(lines))
-        if text or not pages:
-            pages.append(
-                Page(
-                    number=len(pages) + 1,
-                    text=text,
-                    source=PageSource.DOCX,
-                    tables=list(tables),
-                    quality=measure_text(text),
-                )
-            )
-        lines.clear()
-        tables.clear()
-
-    for text, table in blocks:
-        pieces = text.split(PAGE_BREAK)
-        for i, piece in enumerate(pieces):
+    tables: list[list[list[str]]] = []
+    for text, rows in blocks:
+        for i, piece in enumerate(text.split(PAGE_BREAK)):
             if i > 0 and any(line.strip() for line in lines):
-                flush()
-                if len(pages) > limits.max_pages:
-                    raise TooManyPages(f"over {limits.max_pages} pages")
+                pages.append(_page(len(pages) + 1, lines, tables))
+                lines, tables = [], []
+                if len(pages) >= limits.max_pages:
+                    raise TooManyPages(f"over {limits.max_pages} pages", pages=len(pages) + 1)
             lines.append(piece)
-        if table is not None:
-            tables.append(table)
-    flush()
+        if rows is not None:
+            tables.append(rows)
+    if any(line.strip() for line in lines) or not pages:
+        pages.append(_page(len(pages) + 1, lines, tables))
     return pages
 
 
-def _header_footer_texts(zf: zipfile.ZipFile, prefix: str) -> list[str]:
+def _parts_text(zf: SafeZip, prefix: str, numbering: Numbering) -> list[str]:
     texts = []
-    numbering = _NumberingCounter()
-    for name in sorted(n for n in zf.namelist() if n.startswith(f"word/{prefix}")):
-        root = _read_xml(zf, name)
-        if root is not None:
-            text = "\n".join(_paragraph_text(p, numbering) for p in root.iter(W + "p"))
-            if text.strip():
-                texts.append(normalize_text(text.replace(PAGE_BREAK, " ")))
+    for name in sorted(n for n in zf.names() if n.startswith(f"word/{prefix}")):
+        root = zf.read_xml(name)
+        if root is None:
+            continue
+        blocks = body_blocks(root, numbering)
+        text = normalize_text("\n".join(t for t, _ in blocks).replace(PAGE_BREAK, " "))
+        if text:
+            texts.append(text)
     return texts
 
 
 def parse_docx(data: bytes, limits: ParseLimits) -> Document:
     """Body text (tracked changes accepted) split into pages at rendered/explicit breaks."""
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError) as exc:
-        raise CorruptDocument(f"the DOCX is not a valid zip archive: {exc}") from exc
-    with zf:
-        _check_zip(zf, limits)
-        try:
-            root = _read_xml(zf, "word/document.xml")
-            if root is None:
-                raise CorruptDocument("the DOCX has no word/document.xml")
-            body = root.find(W + "body")
-            if body is None:
-                raise EmptyDocument("the DOCX has no body")
-            pages = _paginate(_body_blocks(body, _NumberingCounter()), limits)
-            headers = _header_footer_texts(zf, "header")
-            footers = _header_footer_texts(zf, "footer")
-        except (zipfile.BadZipFile, EOFError, OSError) as exc:
-            raise CorruptDocument(f"the DOCX archive is damaged: {exc}") from exc
+    with SafeZip(data, limits) as zf:
+        root = zf.read_xml("word/document.xml")
+        if root is None:
+            raise CorruptDocument("the DOCX has no word/document.xml")
+        body = root.find(W + "body")
+        if body is None:
+            raise EmptyDocument("the DOCX has no body")
+        numbering = Numbering(zf.read_xml("word/numbering.xml"), zf.read_xml("word/styles.xml"))
+        pages = paginate(body_blocks(body, numbering), limits)
+        plain = Numbering(None, None)  # header/footer lists do not advance the body's
+        headers = _parts_text(zf, "header", plain)
+        footers = _parts_text(zf, "footer", plain)
     if not any(p.text for p in pages):
         raise EmptyDocument("the DOCX contains no text")
     return Document(format=SourceFormat.DOCX, pages=pages, headers=headers, footers=footers)

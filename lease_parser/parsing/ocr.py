@@ -1,10 +1,15 @@
-"""OCR with Tesseract (pytesseract): pages rendered at 300 DPI, per-word confidences kept.
+"""OCR with Tesseract: scanned PDF pages (rendered at ``OcrOptions.dpi``) and PNG/JPEG/TIFF.
 
-Tesseract's OpenMP threads cost ~6x the CPU on a 2-core worker for no wall-time gain when
-the worker already runs one task per core, so ``OMP_THREAD_LIMIT=1`` is forced for the
-Tesseract subprocess. Every call has its own ``timeout``; a page that times out raises
+Every Tesseract call is a subprocess with its own ``timeout``; one that runs out raises
 ``OperationTimeout`` (transient: a busy node may manage it on retry, and the task's hard
-time limit bounds the total).
+time limit bounds the total). ``OMP_THREAD_LIMIT=1`` is set for those subprocesses:
+threaded Tesseract costs about 6x the CPU for the same page on a shared node. A page that
+reads badly is checked with orientation detection (OSD) and re-read upright.
+
+Images are refused before decoding when their declared size is over
+``OcrOptions.max_pixels`` (a pixel bomb is a few KB of PNG that decodes to gigabytes). Pillow
+has its own guard (a warning above ~89 Mpx, an error above twice that); we apply ours
+first, and turn Pillow's into the same ``ResourceBomb`` rather than a warning in a log.
 """
 
 from __future__ import annotations
@@ -12,12 +17,17 @@ from __future__ import annotations
 import io
 import os
 import re
+import struct
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytesseract
-from PIL import Image, ImageOps
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from lease_parser.errors import (
+    ConfigurationError,
     CorruptDocument,
     EmptyDocument,
     OperationTimeout,
@@ -27,54 +37,72 @@ from lease_parser.errors import (
 )
 from lease_parser.parsing.base import (
     Document,
+    OcrReason,
     Page,
+    PageQuality,
     PageSource,
     ParseLimits,
     SourceFormat,
 )
-from lease_parser.parsing.pdf import open_pdf
 from lease_parser.parsing.quality import measure_text
 from lease_parser.parsing.text import normalize_text
 
 # Below this mean word confidence we try orientation detection and a rotated re-read.
 LOW_CONFIDENCE_FOR_OSD = 60.0
+LOW_WORD_CONFIDENCE = 60  # a word under this is counted in ocr_low_confidence_ratio
 _ROTATE = re.compile(r"Rotate:\s*(\d+)")
+IMAGE_FORMATS = frozenset({"PNG", "JPEG", "MPO", "TIFF"})
 
 
 @dataclass(frozen=True)
 class OcrOptions:
     dpi: int = 300
-    page_timeout: int = 120
+    page_timeout: float = 120  # seconds for one Tesseract subprocess
     lang: str = "eng"
+    threads: int = 1  # OMP_THREAD_LIMIT for Tesseract
+    # A page rendered (or an image decoded) over this many pixels is refused / scaled down.
+    max_pixels: int = 50_000_000
 
 
 @dataclass
 class OcrText:
     text: str
-    mean_confidence: float  # 0-100 over recognised words
-    words: int
-    low_confidence_words: int
+    words: list[tuple[int, int, int]]  # (start, end, confidence) in ``text``
+
+    @property
+    def mean_confidence(self) -> float:
+        return sum(c for _, _, c in self.words) / len(self.words) if self.words else 0.0
 
 
-def _tesseract_env() -> None:
-    os.environ["OMP_THREAD_LIMIT"] = "1"
+def _locate_words(words: list[tuple[str, int]], text: str) -> list[tuple[int, int, int]]:
+    """Find each recognised word in the normalised text, in order (hyphen joins included)."""
+    spans = []
+    cursor = 0
+    for word, conf in words:
+        needle = normalize_text(word)
+        at = text.find(needle, cursor)
+        if at < 0 and needle.endswith("-"):  # "commence-" joined with the next line's "ment"
+            needle = needle[:-1]
+            at = text.find(needle, cursor)
+        if at < 0 or not needle:
+            continue
+        spans.append((at, at + len(needle), conf))
+        cursor = at + len(needle)
+    return spans
 
 
-def _words_to_text(data: dict[str, list[object]]) -> OcrText:
+def words_to_text(data: dict[str, list[object]]) -> OcrText:
+    """Tesseract's TSV rows → text in block/paragraph/line order, plus word confidences."""
     lines: dict[tuple[int, int, int], list[str]] = {}
-    confs: list[float] = []
+    words: list[tuple[str, int]] = []
     for i, word in enumerate(data["text"]):
         word_s = str(word).strip()
         conf = float(str(data["conf"][i]))
         if not word_s or conf < 0:
             continue
-        key = (
-            int(str(data["block_num"][i])),
-            int(str(data["par_num"][i])),
-            int(str(data["line_num"][i])),
-        )
-        lines.setdefault(key, []).append(word_s)
-        confs.append(conf)
+        key = tuple(int(str(data[k][i])) for k in ("block_num", "par_num", "line_num"))
+        lines.setdefault(key, []).append(word_s)  # type: ignore[arg-type]
+        words.append((word_s, round(conf)))
     paragraphs: list[str] = []
     last_par: tuple[int, int] | None = None
     for key in sorted(lines):
@@ -82,104 +110,190 @@ def _words_to_text(data: dict[str, list[object]]) -> OcrText:
             paragraphs.append("")
         paragraphs.append(" ".join(lines[key]))
         last_par = key[:2]
-    mean = sum(confs) / len(confs) if confs else 0.0
-    return OcrText(
-        text=normalize_text("\n".join(paragraphs)),
-        mean_confidence=mean,
-        words=len(confs),
-        low_confidence_words=sum(1 for c in confs if c < 50),
-    )
+    text = normalize_text("\n".join(paragraphs))
+    return OcrText(text=text, words=_locate_words(words, text))
 
 
-def _tesseract_words(image: Image.Image, options: OcrOptions) -> OcrText:
-    _tesseract_env()
+def _tesseract(call: str, image: Image.Image, options: OcrOptions, **kwargs: object) -> object:
+    """One Tesseract subprocess, its failures mapped to the taxonomy."""
+    # pytesseract passes os.environ to the subprocess; this is its only way in.
+    os.environ["OMP_THREAD_LIMIT"] = str(options.threads)
+    image.format = "PPM"  # a raw temp file: PNG-encoding a 300 DPI page costs ~0.1 s
     try:
-        data = pytesseract.image_to_data(
-            image,
-            lang=options.lang,
-            output_type=pytesseract.Output.DICT,
-            timeout=options.page_timeout,
-        )
-    except RuntimeError as exc:  # pytesseract raises RuntimeError on its timeout
-        raise OperationTimeout(f"Tesseract exceeded {options.page_timeout}s") from exc
-    except pytesseract.TesseractError as exc:
+        return getattr(pytesseract, call)(image, timeout=options.page_timeout, **kwargs)
+    except pytesseract.TesseractNotFoundError as exc:
+        raise ConfigurationError("tesseract is not installed or not on PATH") from exc
+    except pytesseract.TesseractError as exc:  # a RuntimeError too: must come first
         raise CorruptDocument(f"Tesseract could not read the image: {exc}") from exc
-    return _words_to_text(data)
+    except RuntimeError as exc:  # pytesseract's timeout is a bare RuntimeError
+        raise OperationTimeout(f"Tesseract exceeded {options.page_timeout}s: {exc}") from exc
+
+
+def _read(image: Image.Image, options: OcrOptions) -> OcrText:
+    data = _tesseract(
+        "image_to_data", image, options, lang=options.lang, output_type=pytesseract.Output.DICT
+    )
+    return words_to_text(data)  # type: ignore[arg-type]
 
 
 def _detected_rotation(image: Image.Image, options: OcrOptions) -> int:
-    _tesseract_env()
     try:
-        osd = pytesseract.image_to_osd(image, timeout=options.page_timeout)
-    except (pytesseract.TesseractError, RuntimeError):
+        osd = _tesseract("image_to_osd", image, options)
+    except CorruptDocument:
         return 0  # too little text to decide; keep the page as it is
     match = _ROTATE.search(str(osd))
-    return int(match.group(1)) if match else 0
+    return int(match.group(1)) % 360 if match else 0
 
 
 def ocr_image(image: Image.Image, options: OcrOptions) -> OcrText:
     """OCR one page image; if it reads badly, detect orientation (OSD) and retry rotated."""
-    image = ImageOps.grayscale(image)
-    result = _tesseract_words(image, options)
-    if result.mean_confidence >= LOW_CONFIDENCE_FOR_OSD and result.words > 0:
+    if image.mode != "L":
+        image = ImageOps.grayscale(image)
+    result = _read(image, options)
+    if result.mean_confidence >= LOW_CONFIDENCE_FOR_OSD and result.words:
         return result
     rotation = _detected_rotation(image, options)
     if rotation:
-        # OSD reports the clockwise rotation needed; PIL rotates counter-clockwise.
-        rotated = _tesseract_words(image.rotate(-rotation, expand=True), options)
+        # OSD reports the clockwise rotation that makes the page upright; PIL's rotate
+        # turns counter-clockwise, hence the minus.
+        rotated = _read(image.rotate(-rotation, expand=True), options)
         if rotated.mean_confidence > result.mean_confidence:
             return rotated
     return result
 
 
-def _ocr_page(number: int, image: Image.Image, options: OcrOptions) -> Page:
+def ocr_page(number: int, image: Image.Image, options: OcrOptions, reason: OcrReason) -> Page:
+    """A ``Page`` from one image: OCR text, word confidences and their per-page summary."""
     read = ocr_image(image, options)
     quality = measure_text(read.text)
+    confidences = [c for _, _, c in read.words]
     quality.ocr_confidence = read.mean_confidence
-    return Page(number=number, text=read.text, source=PageSource.OCR, quality=quality)
+    quality.ocr_low_confidence_ratio = (
+        sum(1 for c in confidences if c < LOW_WORD_CONFIDENCE) / len(confidences)
+        if confidences
+        else 1.0
+    )
+    return Page(
+        number=number,
+        text=read.text,
+        source=PageSource.OCR,
+        quality=quality,
+        ocr_reason=reason,
+        word_confidences=read.words,
+    )
 
 
-def ocr_pdf_pages(
-    data: bytes, page_numbers: list[int], options: OcrOptions, password: str | None = None
-) -> list[Page]:
-    """Render the given 1-based pages at ``options.dpi`` and OCR them."""
-    pages = []
-    with open_pdf(data, password) as pdf:
-        for number in page_numbers:
-            page = pdf[number - 1]
-            try:
-                bitmap = page.render(scale=options.dpi / 72)
-                image = bitmap.to_pil()
-            finally:
-                page.close()
-            pages.append(_ocr_page(number, image, options))
-    return pages
+# ------------------------------------------------------------------ image files
+
+# What Pillow raises on a damaged file. Beyond its documented OSError/ValueError/SyntaxError,
+# the fuzz test (test_fuzz.py) found struct.error, IndexError, KeyError and TypeError
+# ("Missing dimensions") leaking from its TIFF and PNG readers on mutated input.
+_PILLOW_ERRORS = (
+    UnidentifiedImageError,
+    OSError,
+    ValueError,
+    SyntaxError,
+    struct.error,
+    IndexError,
+    KeyError,
+    TypeError,
+    ZeroDivisionError,
+)
 
 
-def parse_image(data: bytes, limits: ParseLimits, options: OcrOptions) -> Document:
-    """PNG, JPEG or TIFF (every frame a page), refusing pixel bombs before decoding."""
-    try:
-        image = Image.open(io.BytesIO(data))
-    except Image.DecompressionBombError as exc:
-        raise ResourceBomb(str(exc)) from exc
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise CorruptDocument(f"the image cannot be read: {exc}") from exc
-    if image.format not in ("PNG", "JPEG", "TIFF", "MPO"):
-        raise UnsupportedFormat(f"image format {image.format} is not supported")
-    frames = getattr(image, "n_frames", 1)
-    if frames > limits.max_pages:
-        raise TooManyPages(f"{frames} frames, limit {limits.max_pages}")
-    pages = []
-    for index in range(frames):
+@contextmanager
+def _pillow(what: str, notes: list[str], page: int = 1) -> Iterator[None]:
+    """Map Pillow's failures to the taxonomy; keep its warnings (corrupt EXIF ...) as notes.
+
+    Its magic bytes said PNG/JPEG/TIFF (detect.py), so an unreadable file is damaged, not
+    unsupported. Our pixel limit is checked before this; Pillow's own bomb error is the same
+    ``ResourceBomb``, and its bomb warning is dropped (it fires below our limit).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            image.seek(index)
-            width, height = image.size
-            if width * height > limits.max_image_pixels:
-                raise ResourceBomb(f"{width}x{height} pixels, limit {limits.max_image_pixels}")
-            frame = ImageOps.exif_transpose(image.convert("RGB"))
-        except (OSError, ValueError, EOFError) as exc:
-            raise CorruptDocument(f"image frame {index + 1} cannot be decoded: {exc}") from exc
-        pages.append(_ocr_page(index + 1, frame, options))
-    if not pages:
+            yield
+        except Image.DecompressionBombError as exc:
+            raise ResourceBomb(f"image pixel bomb: {exc}", page=page) from exc
+        except _PILLOW_ERRORS as exc:
+            raise CorruptDocument(f"{what}: {exc}", page=page) from exc
+        finally:
+            notes.extend(
+                f"page {page}: {w.message}"
+                for w in caught
+                if not issubclass(w.category, Image.DecompressionBombWarning)
+            )
+
+
+def _check_pixels(image: Image.Image, frame: int, max_pixels: int) -> None:
+    width, height = image.size
+    if width * height > max_pixels:
+        raise ResourceBomb(
+            f"image frame {frame} is {width}x{height} pixels, limit {max_pixels}", page=frame
+        )
+
+
+def _open_image(data: bytes, max_pixels: int, notes: list[str]) -> Image.Image:
+    with _pillow("the image cannot be read", notes):
+        image = Image.open(io.BytesIO(data))
+    if image.format not in IMAGE_FORMATS:
+        raise UnsupportedFormat(f"image format {image.format} is not supported")
+    _check_pixels(image, 1, max_pixels)
+    return image
+
+
+def _frames(
+    image: Image.Image, max_frames: int, max_pixels: int, notes: list[str]
+) -> Iterator[int]:
+    """Seek to each frame in turn (checking its size before any pixel is decoded)."""
+    index = 0
+    while True:
+        try:
+            with _pillow("an image frame cannot be read", notes, index + 1):
+                image.seek(index)
+        except EOFError:
+            return
+        _check_pixels(image, index + 1, max_pixels)
+        if index >= max_frames:
+            raise TooManyPages(f"over {max_frames} frames", pages=index + 1)
+        yield index
+        index += 1
+
+
+def image_frames(
+    data: bytes, max_frames: int, max_pixels: int, notes: list[str] | None = None
+) -> Iterator[Image.Image]:
+    """Decode PNG/JPEG/TIFF frames one at a time, each checked before it is decoded."""
+    notes = [] if notes is None else notes
+    image = _open_image(data, max_pixels, notes)
+    for index in _frames(image, max_frames, max_pixels, notes):
+        try:
+            with _pillow("an image frame cannot be decoded", notes, index + 1):
+                frame = ImageOps.exif_transpose(image.convert("L"))
+        except EOFError as exc:  # data ends inside the frame
+            raise CorruptDocument(f"image frame {index + 1} is truncated", page=index + 1) from exc
+        yield frame
+
+
+def parse_image(data: bytes, limits: ParseLimits) -> Document:
+    """PNG, JPEG or TIFF: validated frame by frame (no pixels decoded); OCR comes later."""
+    notes: list[str] = []
+    image = _open_image(data, limits.max_image_pixels, notes)
+    count = sum(1 for _ in _frames(image, limits.max_pages, limits.max_image_pixels, notes))
+    if count == 0:
         raise EmptyDocument("the image has no frames")
-    return Document(format=SourceFormat.IMAGE, pages=pages)
+    pages = [scanned_placeholder(n) for n in range(1, count + 1)]
+    return Document(format=SourceFormat.IMAGE, pages=pages, warnings=notes)
+
+
+def scanned_placeholder(number: int) -> Page:
+    """An image page before OCR: no text layer, so it needs OCR."""
+    return Page(
+        number=number,
+        text="",
+        quality=PageQuality(
+            chars=0, words=0, printable_ratio=0.0, dictionary_ratio=0.0, image_coverage=1.0
+        ),
+        needs_ocr=True,
+        ocr_reason=OcrReason.SCANNED,
+    )

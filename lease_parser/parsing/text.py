@@ -4,6 +4,9 @@ Extraction regexes assume plain ASCII-ish spacing and quotes; real PDFs carry no
 zero-width spaces, soft hyphens, ligatures from typesetting, hyphenation at line ends and
 curly quotes. Normalising once here keeps every extractor simple, and the offsets they
 cite refer to this normalised text.
+
+``normalize_text`` is idempotent (a hypothesis property test holds it to that): a page
+stored as JSON and normalised again by a later stage must not shift a single offset.
 """
 
 from __future__ import annotations
@@ -11,40 +14,18 @@ from __future__ import annotations
 import re
 import unicodedata
 
+_SPACE = " "
 _TRANSLATE = str.maketrans(
     {
-        "\u00a0": " ",  # no-break space
-        "\u2007": " ",  # figure space
-        "\u202f": " ",  # narrow no-break space
-        "\u2009": " ",  # thin space
-        "\u2002": " ",
-        "\u2003": " ",
-        "\u3000": " ",
-        "\t": " ",
-        "\u200b": None,  # zero-width space
-        "\u200c": None,  # zero-width non-joiner
-        "\u200d": None,  # zero-width joiner
-        "\u2060": None,  # word joiner
-        "\ufeff": None,  # BOM / zero-width no-break space
-        "\u00ad": None,  # soft hyphen
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        "\u2033": '"',
-        "\u00ab": '"',
-        "\u00bb": '"',
-        "\u2010": "-",  # hyphen
-        "\u2011": "-",  # non-breaking hyphen
-        "\u2012": "-",  # figure dash
-        "\u2013": "-",  # en dash
-        "\u2014": "-",  # em dash
-        "\u2212": "-",  # minus sign
+        **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006", _SPACE),
+        **dict.fromkeys("\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t", _SPACE),
+        # Zero-width characters and the soft hyphen carry no text.
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad\uffff", None),
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u0060\u00b4", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+        # Dashes and minus signs. pdfium reports a typeset hyphen it could not classify as
+        # U+FFFE ("non\ufffeexclusive" in three corpus PDFs).
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufffe", "-"),
         "\ufb00": "ff",
         "\ufb01": "fi",
         "\ufb02": "fl",
@@ -52,33 +33,36 @@ _TRANSLATE = str.maketrans(
         "\ufb04": "ffl",
         "\ufb05": "st",
         "\ufb06": "st",
-        "\r": "\n",
-        "\x0b": "\n",
-        "\x0c": "\n",
-        "\u2028": "\n",
-        "\u2029": "\n",
+        **dict.fromkeys("\r\x0b\x0c\x85\u2028\u2029", "\n"),
     }
 )
 
+# pdfium ends every line with "\r\n": one line break, not two.
+_CRLF = re.compile(r"\r\n")
+# C0/C1 control characters other than the newline (tabs were made spaces above).
+_CONTROL = re.compile(r"[\x00-\x09\x0e-\x1f\x7f-\x9f]")
+_TRAILING = re.compile(r"[ ]+(?=\n)|(?<=\n)[ ]+")
 # "commence-\nment" -> "commencement"; only a lowercase letter on both sides, so
-# "Tenant-\nLandlord" style compounds and list dashes are left alone.
-_LINE_END_HYPHEN = re.compile(r"([a-z])-\n[ ]*([a-z])")
+# "Tenant-\nLandlord" style compounds and list dashes are left alone. Lookarounds (not
+# groups) so "a-\nb-\nc" joins fully in one pass.
+_LINE_END_HYPHEN = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 # "$ 15,000" -> "$15,000"
-_DOLLAR_SPACE = re.compile(r"\$\s+(?=\d)")
+_DOLLAR_SPACE = re.compile(r"\$[ \n]+(?=\d)")
 _SPACES = re.compile(r"[ ]{2,}")
-_TRAILING = re.compile(r"[ ]+\n")
 _BLANK_LINES = re.compile(r"\n{3,}")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 
 
 def normalize_text(text: str) -> str:
     """Return ``text`` with spacing, quotes, dashes, ligatures and hyphenation made plain."""
-    text = unicodedata.normalize("NFC", text)
-    text = text.translate(_TRANSLATE)
-    text = _CONTROL.sub("", text)
-    text = _LINE_END_HYPHEN.sub(r"\1\2", text)
-    text = _DOLLAR_SPACE.sub("$", text)
+    text = _CRLF.sub("\n", text)
+    # NFC first (it maps U+2000 to U+2002, which the table then makes a space); the table
+    # only yields ASCII or removes characters, so a second NFC is needed only where a
+    # removal brought a combining mark next to a new base character.
+    text = unicodedata.normalize("NFC", text).translate(_TRANSLATE)
+    text = unicodedata.normalize("NFC", _CONTROL.sub("", text))
     text = _SPACES.sub(" ", text)
-    text = _TRAILING.sub("\n", text)
+    text = _TRAILING.sub("", text)
+    text = _LINE_END_HYPHEN.sub("", text)
+    text = _DOLLAR_SPACE.sub("$", text)
     text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
