@@ -44,6 +44,9 @@ format: install ## apply ruff fixes and formatting
 worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 	$(LEASE) worker --queues lease_extraction,lease_ocr,lease_normalization --concurrency 2
 
+eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
+	$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
+
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 

@@ -10,7 +10,7 @@ import sys
 import click
 
 from lease_parser.cli._common import ExitCode, fail
-from lease_parser.cli.core import abstract
+from lease_parser.cli.core import abstract, evaluate
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
 
@@ -24,6 +24,7 @@ def cli() -> None:
 
 
 cli.add_command(abstract)
+cli.add_command(evaluate)
 
 
 def main() -> None:
