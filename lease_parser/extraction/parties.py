@@ -1,126 +1,385 @@
-"""Landlord and tenant from the preamble and from labelled summary lines.
+"""Landlord and tenant: legal names, read from every place a lease names its parties.
 
-Preamble: "... by and between ACME LLC, a Delaware limited liability company ("Landlord"),
-and BETA INC. ("Tenant")". We find each quoted role marker and read the name that precedes
-it, back to "between"/"and" or the previous marker, cutting the entity description
-(", a Delaware corporation"). Summary: "Landlord: ACME LLC". Two cues that agree raise the
-confidence; either alone stays below the gate.
+Cues, each weighed in extraction/cues.py:
+
+- the preamble: "... by and between ACME LLC, a Delaware limited liability company
+  ("Landlord"), and BETA INC. ("Tenant")"; the role marker may be ``(hereinafter referred to
+  as "Lessor")``, ``, as "Landlord"``, ``(collectively, "Landlord")``, ``("the Tenant")``;
+- the cover page: "LEASE BETWEEN ACME LLC, AS LANDLORD, AND BETA INC., AS TENANT";
+- summary / basic-terms labels: "Landlord: ACME LLC", "1.1 Landlord. ACME LLC, a ...";
+- a defined term: '"Landlord" means ACME LLC', which also resolves a preamble that names
+  the parties by their defined terms ("between Landlord and the District");
+- the name restated verbatim elsewhere in the agreement (signature block, notices).
+
+In a sublease the sublandlord is the landlord of the document: when the preamble uses sub-
+roles, plain "Landlord"/"Tenant" markers name the master lease's parties and are ignored.
 """
 
 from __future__ import annotations
 
 import re
 
-from lease_parser.extraction.base import RawField, field_at
-from lease_parser.parsing.base import Document, Page
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.kind import PLACEHOLDER
+from lease_parser.extraction.sections import Agreement, labelled_values, primary_agreement
+from lease_parser.parsing.base import Document
 
-LANDLORD_ROLES = ("landlord", "lessor", "sublandlord", "sublessor", "overlandlord")
-TENANT_ROLES = ("tenant", "lessee", "subtenant", "sublessee")
-_ROLE = r"(?:Sub-?landlord|Sub-?lessor|Landlord|Lessor|Sub-?tenant|Sub-?lessee|Tenant|Lessee)"
+_SUB_LANDLORD = r"Sub-?landlord|Sub-?lessor|Sublandlord|Sublessor"
+_SUB_TENANT = r"Sub-?tenant|Sub-?lessee|Subtenant|Sublessee"
+_ROLE = rf"{_SUB_LANDLORD}|{_SUB_TENANT}|Landlord|Lessor|Tenant|Lessee"
+_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{_SUB_LANDLORD}|Landlord|Lessor)$")
+_SUB_ROLES = re.compile(rf"(?i)^(?:{_SUB_LANDLORD}|{_SUB_TENANT})$")
+
+# ("Landlord"), (hereinafter referred to as "Lessor"), (collectively, "Landlord"),
+# ("Sublessor" or "Sublandlord"), ("the Tenant"), and the unbalanced 'hereinafter "Sublessee")'.
 _MARKER = re.compile(
-    rf"""\(\s*(?:hereinafter\s+|herein\s+)?(?:(?:called|referred\s+to\s+as|known\s+as)\s+)?
-    (?:the\s+)?(?:"|')(?P<role>{_ROLE})(?:"|')\s*\)""",
+    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{_ROLE})\s*[",]?
+    [^()]{{0,60}}\)
+    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{_ROLE})[",.]""",
     re.IGNORECASE | re.VERBOSE,
 )
-_LEAD = re.compile(r"(?is).*\b(?:by\s+and\s+)?between\b\s*|^\s*,?\s*and\s+|^[\s,;]+")
+# Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
+_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{_ROLE})\b", re.IGNORECASE)
+_BETWEEN = re.compile(r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:]*")
+_PREAMBLE_CHARS = 1500
+_PREAMBLE_END = re.compile(r"(?i)\b(?:witnesseth|recitals|whereas|background)\b")
+_COVER_CHARS = 1500
+
+# Where an entity's description begins: ", a Delaware corporation", ", having an address".
 _DESCRIPTION = re.compile(
-    r"(?i),?\s+(?:a|an)\s+(?:[A-Z][a-z]+\s+)*(?:corporation|company|partnership|limited|"
-    r"trust|association|individual|general|public|municipal|body|state|delaware|california|"
-    r"texas|new|nevada|washington|florida|[a-z]+\s+(?:corporation|company|partnership)).*$"
+    r"""(?ix)
+    ,?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,5}?(?:corporation|company|partnership|trust|association|
+        individual|limited|general|public|municipal|body|entity|national|banking|sole|
+        organization|cooperative|llc|l\.l\.c\.|lp|l\.p\.|reit)\b
+    |,?\s+(?:having|whose|with\s+(?:its|an|a)\s|located|residing|doing\s+business|acting|
+        by\s+and\s+through|as\s+(?:landlord|tenant|lessor|lessee|sub|tenants\s+in|its|the|
+        successor|trustee|agent|nominee)|organized|authorized|formerly|now\s+known)\b
+    |,?\s+d/?b/?a\b|,?\s+f/?k/?a\b
+    |,\s+of\s+(?:\d|suite|the\s+(?:city|county|state))
+    |,\s+\d{1,6}\s+[A-Z]
+    |(?<=\S)\s+\d{2,6}\s+(?:[NSEW]\.?\s+)?[A-Z][a-z]+
+    |\s+By\b\s*:?\s*(?:/s/|_|[A-Z])|\s*/s/
+    |\s*[(\[]""",
 )
-_LABEL = re.compile(
-    rf"(?im)^\s*(?:\d+(?:\.\d+)*\.?\s*)?(?P<role>{_ROLE})(?:'s)?(?:\s+name)?\s*:\s*"
-    r"(?P<name>[A-Z0-9][^\n]{2,120})$"
+_LEGAL_SUFFIX = re.compile(
+    r"(?i)^\s*(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|"
+    r"corp|corporation|co|company|plc|pllc|p\.?c|n\.?a|pty\.?\s+ltd|s\.?a|gmbh|ag)\.?\s*$"
 )
-_BLANK = re.compile(r"_{3,}|\{[^}]*\}|\[[^\]]*\]")
-PREAMBLE_PAGES = 3
+_SUFFIX_THEN_NUMBER = re.compile(r"(?i)\b(?:llc|inc|company|corporation|ltd|l\.p|corp)\.?(?=\s+\d)")
+_NOT_A_NAME = re.compile(
+    rf"(?i)^(?:as\s+(?:listed|set|stated|defined|shown)|see\b|same\b|per\b|refer|n/?a\b|none\b|"
+    rf"tbd\b|to\s+be\b|the\s+(?:party|parties|person|undersigned)\b|(?:{_ROLE})\b\s*$)"
+)
+_CO_PARTY = re.compile(
+    r"\band\s+(?P<name>(?:[A-Z0-9][\w.&'/-]*,?\s+){1,8}?(?:[A-Z][\w.&'-]*))\s*,?\s+(?:a|an)\s"
+)
+_ADDRESS_FOLLOWS = re.compile(r"(?i)[\s,]*(?:c/o|attn|attention|p\.?\s?o\.?\s+box|\d{1,6}\s+[A-Z])")
+_JOINT = re.compile(r"(?i)\b(?:collectively|jointly|tenants\s+in\s+common)\b")
+
+# (role kind, cue): "landlord" or "tenant" with where and how the name was read.
+RoleCue = tuple[str, Cue]
+
+PREAMBLE = 0.72
+SUMMARY = 0.6
+DEFINITION = 0.6
+COVER = 0.55
+SIGNATURE = 0.45
+NOTICE = 0.3
+RESTATED = 0.35
 
 
-def _role_kind(role: str) -> str:
-    return "landlord" if role.lower().replace("-", "") in LANDLORD_ROLES else "tenant"
-
-
-def clean_name(raw: str) -> str | None:
-    """Trim description, quotes and punctuation; None for blanks and placeholders."""
-    name = " ".join(raw.split())
-    name = _DESCRIPTION.sub("", name)
-    name = name.strip(" ,;:\"'(")
-    name = re.sub(r"(?i)^(?:the\s+)?(?:undersigned\s+)?", "", name).strip()
-    if not name or _BLANK.search(name) or len(name) < 2 or len(name) > 120:
+def _entity(text: str) -> str | None:
+    """The legal name at the start of ``text``; None for blanks and placeholders."""
+    text = text.strip(" ,;:-\ufffe\"'")
+    text = re.sub(r"^_+|_+$", "", text).strip()
+    if not text or PLACEHOLDER.search(text[:80]):
         return None
-    if not re.search(r"[A-Za-z]{2}", name):
+    cut = _DESCRIPTION.search(text)
+    name = text[: cut.start()] if cut else text
+    then_number = _SUFFIX_THEN_NUMBER.search(name)
+    if then_number:
+        name = name[: then_number.end()]
+    # Keep ", LLC" / ", Inc." / ", L.P." style suffix chunks; stop at anything else.
+    chunks = name.split(",")
+    kept = [chunks[0]]
+    for chunk in chunks[1:]:
+        if not _LEGAL_SUFFIX.match(chunk):
+            break
+        kept.append(chunk)
+    name = ",".join(kept)
+    name = re.sub(r"(?i)^(?:the\s+)", "", " ".join(name.split())).strip(" ,;:\"'")
+    if not (2 <= len(name) <= 100) or not re.search(r"[A-Za-z]{2}", name):
+        return None
+    if _NOT_A_NAME.match(name) or not _looks_like_name(name):
         return None
     return name
 
 
-def _preamble_names(page: Page) -> list[RawField]:
-    found = []
-    boundary = 0
-    for match in _MARKER.finditer(page.text):
-        segment = page.text[boundary : match.start()]
-        boundary = match.end()
-        lead = _LEAD.match(segment)
-        offset = lead.end() if lead else 0
-        name = clean_name(segment[offset:])
-        if name is None or len(segment) - offset > 400:
-            continue
-        kind = _role_kind(match.group("role"))
-        start = page.text.find(name, boundary - len(segment) - (match.end() - match.start()))
-        raw = field_at(kind, name, 0.72, page, match, notes=["preamble"])
-        if start >= 0:
-            raw.start, raw.end = start, start + len(name)
-        found.append(raw)
-    return found
+_LEAD = re.compile(
+    r"[\s,;\-\ufffe_\"']*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?", re.IGNORECASE
+)
+# The previous party's description running on: ", a public corporation created by ... and".
+_RUN_ON = re.compile(r"(?i)^[\s,;]*(?:a|an|having|whose|with|of|located|organized|its|which)\b")
+_CAPITALISED = re.compile(r"^(?:[A-Z0-9&][\w.&',/-]*|of|and|the|&)$")
 
 
-def _labelled_names(page: Page) -> list[RawField]:
-    found = []
-    for match in _LABEL.finditer(page.text):
-        name = clean_name(match.group("name"))
-        if name is None:
-            continue
-        kind = _role_kind(match.group("role"))
-        found.append(field_at(kind, name, 0.6, page, match, "name", notes=["summary label"]))
-    return found
+def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, str] | None:
+    """The party name that ends at a role marker: (flat start, name) or None.
+
+    ``anchored``: the segment starts right after "between"/"and"/the previous marker. Without
+    an anchor (no "between" in the preamble) only the capitalised run before the marker is
+    taken ("Dated: 20 JANE SERGI ("the Landlord")" -> "JANE SERGI").
+    """
+    segment = text[start:end]
+    if _RUN_ON.match(segment):
+        conjunctions = list(re.finditer(r"(?i)\band\b", segment))
+        if not conjunctions:
+            return None
+        start += conjunctions[-1].start()
+    lead = _LEAD.match(text, start, end)
+    start = lead.end() if lead else start
+    if not anchored:
+        # "UNIVERSAL BIOSENSORS PTY LTD [ACN 098 234 309] ("the Tenant")": skip the bracket.
+        bracket = re.search(r"\s*[\[(][^\[\]()]*[\])]\s*$", text[start:end])
+        if bracket:
+            end = start + bracket.start()
+        tokens = list(re.finditer(r"\S+", text[start:end]))
+        first = len(tokens)
+        while first > 0 and _CAPITALISED.match(tokens[first - 1].group(0)):
+            if tokens[first - 1].group(0).rstrip(".,").isdigit():
+                break
+            first -= 1
+        if first == len(tokens):
+            return None
+        start += tokens[first].start()
+    name = _entity(text[start:end])
+    if name is None:
+        return None
+    found = text.find(name, start, end)
+    return (found if found >= 0 else start), name
 
 
-def _same_party(a: str, b: str) -> bool:
+def _role_kind(role: str) -> str:
+    return "landlord" if _LANDLORD_ROLES.match(role) else "tenant"
+
+
+def same_party(a: str, b: str) -> bool:
+    """Two spellings of one party: equal letters and digits once a legal suffix is dropped.
+
+    A joint name ("A, L.L.C. and B, L.L.C.") is the same party as either of its members:
+    a cover page or signature block naming one co-landlord supports the joint name.
+    """
+
     def norm(s: str) -> str:
+        s = re.sub(
+            r"(?i)[,.\s]+(?:inc|llc|l\.?l\.?c|l\.?p|ltd|corp|corporation|co|company)\.?$", "", s
+        )
         return re.sub(r"[^a-z0-9]", "", s.lower())
 
-    return norm(a) == norm(b) or norm(a) in norm(b) or norm(b) in norm(a)
+    if norm(a) == norm(b):
+        return True
+    parts_a, parts_b = a.split(" and "), b.split(" and ")
+    if len(parts_a) == len(parts_b):
+        return False
+    return any(norm(x) == norm(y) for x in parts_a for y in parts_b)
 
 
-def _best(candidates: list[RawField]) -> RawField | None:
-    if not candidates:
-        return None
-    first = candidates[0]
-    agreeing = [
-        c for c in candidates[1:] if c.value and first.value and _same_party(c.value, first.value)
-    ]
-    conflicting = [c for c in candidates[1:] if c not in agreeing]
-    if any("summary label" in c.notes for c in agreeing) and "preamble" in first.notes:
-        first.confidence = 0.93
-        first.notes.append("summary agrees with preamble")
-    elif agreeing:
-        first.confidence = min(0.85, first.confidence + 0.1)
-        first.notes.append(f"{len(agreeing)} further mention(s) agree")
-    if conflicting and not agreeing:
-        first.confidence = min(first.confidence, 0.5)
-        first.notes.append("conflicting names: " + "; ".join(str(c.value) for c in conflicting[:3]))
-    return first
+def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool]:
+    """Names before role markers in the preamble; and whether sub-roles are used."""
+    lo = main.opener_start
+    hi = min(main.end, lo + _PREAMBLE_CHARS)
+    stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
+    hi = stop.start() if stop else hi
+    markers = list(_MARKER.finditer(flat.text, lo, hi))
+    sub = any(_SUB_ROLES.match(m.group("role") or m.group("role2")) for m in markers[:2])
+    cues: list[RoleCue] = []
+    seen: set[str] = set()
+    boundary = lo
+    between = _BETWEEN.search(flat.text, lo, hi)
+    if between:
+        boundary = between.end()
+    for marker in markers:
+        role = marker.group("role") or marker.group("role2")
+        segment_start = boundary
+        boundary = marker.end()
+        if sub and not _SUB_ROLES.match(role):
+            continue
+        kind = _role_kind(role)
+        if kind in seen:
+            continue
+        found = _name_before(flat.text, segment_start, marker.start(), anchored=between is not None)
+        if found is None:
+            continue
+        offset, name = found
+        seen.add(kind)
+        name = _with_co_parties(name, flat.text[offset : marker.end()])
+        cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))
+    return cues, sub
+
+
+def _with_co_parties(name: str, segment: str) -> str:
+    """ "A, L.L.C., a ... company and B, L.L.C., a ... company (collectively, "Landlord")"."""
+    if not _JOINT.search(segment):
+        return name
+    names = [name]
+    for match in _CO_PARTY.finditer(segment):
+        other = _entity(match.group("name"))
+        if other and not any(same_party(other, n) for n in names):
+            names.append(other)
+    return " and ".join(names)
+
+
+def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """ "LEASE BETWEEN A, AS LANDLORD, AND B, AS TENANT" before the preamble."""
+    lo = main.start
+    hi = min(main.opener_start, lo + _COVER_CHARS) if main.opener_end else lo + _COVER_CHARS
+    between = _BETWEEN.search(flat.text, lo, hi)
+    if between is None:
+        return []
+    cues: list[RoleCue] = []
+    boundary = between.end()
+    for marker in _COVER_MARKER.finditer(flat.text, boundary, hi):
+        role = marker.group("role")
+        segment_start, boundary = boundary, marker.end()
+        if sub != bool(_SUB_ROLES.match(role)):
+            continue
+        found = _name_before(flat.text, segment_start, marker.start(), anchored=True)
+        if found:
+            offset, name = found
+            name = _with_co_parties(name, flat.text[offset : marker.end()])
+            kind = _role_kind(role)
+            cues.append((kind, Cue(name, offset, offset + len(name), "cover", COVER)))
+    return cues
+
+
+def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
+    roles = (_SUB_LANDLORD + "|" + _SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
+    label = re.compile(
+        rf"(?i)(?<![\w'])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:'s\s+name)?(?=\s*[:.])"
+    )
+    cues: list[RoleCue] = []
+    for found in labelled_values(flat, label, (main.start, main.end)):
+        numbered = found.label[:1].isdigit()
+        if found.separator != ":" and not numbered:
+            continue
+        role = re.sub(r"^[\d.\s]+", "", found.label)
+        name = _entity(found.value)
+        if name is None:
+            continue
+        after = flat.text[found.start + len(name) : found.end + 120]
+        if re.search(r"(?i)\bBy\s*:?\s*(?:/s/|_|\w)", after[:120]):
+            source, weight = "signature", SIGNATURE
+        elif _ADDRESS_FOLLOWS.match(after):
+            source, weight = "notice", NOTICE
+        else:
+            source, weight = "summary", SUMMARY
+        kind = _role_kind(role)
+        start = found.start + found.value.find(name) if name in found.value else found.start
+        cues.append((kind, Cue(name, start, start + len(name), source, weight)))
+    return cues
+
+
+_CONNECTORS = frozenset({"of", "and", "the", "de", "van", "von", "&", "at", "y", "for", "in"})
+_DOCUMENT_WORDS = re.compile(
+    r"(?i)\b(?:article|section|exhibit|schedule|page|lease|agreement|premises|witness|whereof|"
+    r"therefore|hereby|hereof|initials|signature|date|address|notice)\b"
+)
+
+
+def _looks_like_name(name: str) -> bool:
+    """A party name, not an address, a heading or a sentence fragment."""
+    words = name.replace(",", " ").split()
+    if not words or len(words) > 12:
+        return False
+    if all(re.fullmatch(rf"(?i){_ROLE}|and|&|or|the", w) for w in words):
+        return False
+    suffixed = re.search(
+        r"(?i)\b(?:llc|l\.l\.c|inc|l\.p|lp|ltd|corp|corporation|company|co)\b\.?$", name
+    )
+    if name[0].isdigit() and not suffixed:
+        return False
+    if any(w[0].islower() and w.lower() not in _CONNECTORS for w in words):
+        return False
+    if len(words) == 1 and not (name.isupper() or re.search(r"[\d/&.-]", name)):
+        return False
+    return not (_DOCUMENT_WORDS.search(name) and not suffixed)
+
+
+def _definition_cues(flat: FlatText, main: Agreement, terms: dict[str, str]) -> list[RoleCue]:
+    """'"Landlord" means ACME LLC, a ...' for the roles and for terms the preamble used."""
+    cues: list[RoleCue] = []
+    for term, kind in terms.items():
+        pattern = re.compile(
+            rf'"{re.escape(term)}"\s+(?:shall\s+)?(?:means?|refers?\s+to|is)\s+(?:the\s+)?',
+        )
+        for match in pattern.finditer(flat.text, main.start, main.end):
+            name = _entity(flat.text[match.end() : match.end() + 200])
+            if name and _looks_like_name(name):
+                start = match.end()
+                cues.append((kind, Cue(name, start, start + len(name), "definition", DEFINITION)))
+                break
+    return cues
+
+
+_TERM_PAIR = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?between\s+(?:the\s+)?(?P<a>[A-Z]\w+)\s+and\s+(?:the\s+)?(?P<b>[A-Z]\w+)\b"
+)
+
+
+def _defined_terms(flat: FlatText, main: Agreement, sub: bool) -> dict[str, str]:
+    """Role words to look up, plus a non-role term the preamble names a party by."""
+    terms = (
+        {
+            "Sublandlord": "landlord",
+            "Sublessor": "landlord",
+            "Subtenant": "tenant",
+            "Sublessee": "tenant",
+        }
+        if sub
+        else {"Landlord": "landlord", "Lessor": "landlord", "Tenant": "tenant", "Lessee": "tenant"}
+    )
+    pair = _TERM_PAIR.search(flat.text, main.opener_start, main.opener_end + 80)
+    if pair:
+        a, b = pair.group("a"), pair.group("b")
+        if _LANDLORD_ROLES.match(a) and not re.match(rf"(?i){_ROLE}$", b):
+            terms[b] = "tenant"
+        elif re.match(rf"(?i){_ROLE}$", b) and not re.match(rf"(?i){_ROLE}$", a):
+            terms[a] = "landlord"
+    return terms
+
+
+def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue]:
+    """The name again elsewhere in the agreement (punctuation and case aside) confirms where
+    it starts and ends: a mis-cut name is rarely restated."""
+    out = []
+    for name in {c.value for c in cues}:
+        chunks = re.findall(r"[A-Za-z0-9]+", name)
+        if len("".join(chunks)) < 4:
+            continue
+        pattern = re.compile(r"(?i)\b" + r"[\W_]*".join(chunks) + r"\b")
+        spans = [c.start for c in cues if c.value == name]
+        for match in pattern.finditer(flat.text, main.start, main.end):
+            if all(abs(match.start() - s) > 20 for s in spans):
+                out.append(Cue(name, match.start(), match.end(), "restated", RESTATED))
+                break
+    return out
 
 
 def extract_parties(document: Document) -> list[RawField]:
-    preamble: list[RawField] = []
-    labelled: list[RawField] = []
-    for page in document.pages[:PREAMBLE_PAGES]:
-        preamble.extend(_preamble_names(page))
-        labelled.extend(_labelled_names(page))
+    flat = flat_text(document)
+    main = primary_agreement(flat)
+    role_cues, sub = _preamble_cues(flat, main)
+    role_cues += _cover_cues(flat, main, sub)
+    role_cues += _label_cues(flat, main, sub)
+    role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
     out = []
     for kind in ("landlord", "tenant"):
-        ordered = [c for c in preamble if c.name == kind] + [c for c in labelled if c.name == kind]
-        best = _best(ordered)
+        cues = [cue for role, cue in role_cues if role == kind]
+        cues += _restated_cues(flat, main, cues)
+        best = resolve(kind, cues, flat, same_party)
         if best is not None:
             out.append(best)
     return out

@@ -159,6 +159,7 @@ class Labelled:
     value: str
     start: int  # flat span of the value
     end: int
+    separator: str = ":"  # ":", "." (numbered heading "1.1 Landlord.") or "-"
 
 
 def labelled_values(
@@ -183,13 +184,16 @@ def labelled_values(
             value = value[: cut.start()]
         value = value.rstrip(" ;,")
         if value:
-            out.append(Labelled(match.group(0), value, value_start, value_start + len(value)))
+            separator = sep.group(0).strip()[:1]
+            out.append(
+                Labelled(match.group(0), value, value_start, value_start + len(value), separator)
+            )
     return out
 
 
 # A following label: "Tenant:", "ADDRESS OF SUBLESSOR:", "1.3 Building.", "(c) Basic Terms".
 _NEXT_LABEL = re.compile(
-    r"\s(?:[A-Z][A-Za-z'’]*(?:\s+[A-Za-z'’]+){0,4}\s*:(?!\d)|\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])"
+    r"\s(?:[A-Z][A-Za-z'’]*(?:\s+[A-Za-z'’]+){0,2}\s*:(?!\d)|\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])"
 )
 
 
