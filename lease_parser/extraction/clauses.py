@@ -1,0 +1,47 @@
+"""The sentence around a figure, and what it is labelled as.
+
+A figure in a lease is what the nearest label before it in the same sentence says it is:
+in "Base Rent of $5,000 per month plus additional rent of $400" the second figure is
+additional rent. A short heading right before the sentence ("(a) Deposit. Tenant has paid
+the sum of $595.00") counts as part of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A sentence ends at ". " before a capital (not after "No." or "Inc.") or at "; ".
+SENTENCE_END = re.compile(
+    r"(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSec)(?<!\bU\.S)"
+    r"\.\s+(?=[A-Z(\"])|;\s"
+)
+LOOKBACK = 240
+TAIL = 110
+# A "sentence" this short is a heading ("4.1 Security Deposit.") that labels the next one.
+HEADING_CHARS = 45
+
+
+def sentence_start(text: str, position: int, lo: int = 0) -> int:
+    """Where the sentence holding ``position`` starts (with a short heading before it)."""
+    start = max(lo, position - LOOKBACK)
+    ends = [m.end() for m in SENTENCE_END.finditer(text, start, position)]
+    if not ends:
+        return start
+    if len(ends) >= 2 and ends[-1] - ends[-2] <= HEADING_CHARS:
+        return ends[-2]
+    return ends[-1]
+
+
+def sentence_tail(text: str, position: int, hi: int) -> str:
+    """The rest of the sentence after ``position``, at most ``TAIL`` characters."""
+    window = text[position : min(hi, position + TAIL)]
+    end = SENTENCE_END.search(window)
+    return window[: end.start()] if end else window
+
+
+def nearest_label(lead: str, labels: re.Pattern[str]) -> re.Match[str] | None:
+    """The last label in ``lead`` (the text of the sentence before a figure)."""
+    found = None
+    for match in labels.finditer(lead):
+        found = match
+    return found
