@@ -90,7 +90,8 @@ _FORMS = (
     # "2004-10-07"
     r"(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)",
 )
-_RAW = r"(?<![\w/-])(?:" + "|".join(f"(?:{form})" for form in _FORMS) + r")(?!\w)"
+# Underscores around a date are a filled-in blank ("Date: 9/17/09_____"), not part of a word.
+_RAW = r"(?<![A-Za-z0-9/-])(?:" + "|".join(f"(?:{form})" for form in _FORMS) + r")(?![A-Za-z0-9])"
 # Python's re wants unique group names across alternatives; give each form its own names.
 _GROUPS = ("month", "day", "year", "dayword")
 

@@ -78,10 +78,12 @@ def _content_lines(page: Page) -> list[tuple[int, str]]:
     for line in page.text.split("\n"):
         lines.append((offset, line))
         offset += len(line) + 1
-    while lines and (not lines[0][1].strip() or _PAGE_NUMBER_LINE.match(lines[0][1])):
-        lines.pop(0)
-    while lines and (not lines[-1][1].strip() or _PAGE_NUMBER_LINE.match(lines[-1][1])):
-        lines.pop()
+    # At most one number line at each end: a date's day may sit alone on the next line.
+    for end in (0, -1):
+        while lines and not lines[end][1].strip():
+            lines.pop(end)
+        if lines and _PAGE_NUMBER_LINE.match(lines[end][1]):
+            lines.pop(end)
     return lines
 
 
