@@ -25,10 +25,12 @@ from lease_parser.parsing.base import Document
 PREAMBLE = 0.72
 COVER = 0.55
 SUMMARY = 0.55
-DEFINED = 0.55
+DEFINED = 0.6
 RIDER = 0.6
 SIGNATURE = 0.4
 PARTIAL = 0.45
+NAMED = 0.35
+RESTATED = 0.4
 
 _PREAMBLE_CHARS = 320
 _PARTIES = re.compile(r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b")
@@ -48,6 +50,10 @@ _RIDER = re.compile(
     r"(?i)\b(?:made\s+a\s+part\s+of|rider\s+to|addendum\s+to|attached\s+to)\s+the\s+lease\s+"
     r"dated\s+(?:as\s+of\s+)?$"
 )
+_DATE_MARKER = re.compile(
+    r'(?i)\s*,?\s*\(\s*(?:the\s+|this\s+)?"(?:effective|execution|(?:sub)?lease|agreement)\s+date"'
+    r'|\s*,?\s*\(\s*(?:the\s+)?"date\s+of\s+(?:this\s+)?(?:sub)?lease"'
+)
 _DEFINED_SLOT = re.compile(r"(?i)\bas\s+of\s+the\s+(?P<term>(?:[A-Z][a-z]+\s+){0,3}Date)\b")
 _PARTIAL = re.compile(
     r"(?i)\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+day\s+of\s+(?P<month>"
@@ -57,7 +63,8 @@ _PARTIAL = re.compile(
 
 
 def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
-    """Dates in the opening sentence, before the parties are named."""
+    """Dates in the opening sentence, before the parties are named; a date the drafter
+    names the agreement's own ('(the "Effective Date")') is a second, weaker cue."""
     if not main.opener_end:
         return []
     hi = min(main.end, main.opener_start + _PREAMBLE_CHARS)
@@ -67,10 +74,18 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
     else:  # "This letter agreement ... amends the Lease as hereinafter set forth: 1. ..."
         stop = re.search(r"[:;]|\.\s+(?=[A-Z0-9])", flat.text[main.opener_end : hi])
         hi = main.opener_end + stop.start() if stop else hi
-    return [
-        Cue(m.value.isoformat(), m.start, m.end, "preamble", PREAMBLE)
-        for m in find_dates(flat.text, main.opener_start, hi)
-    ]
+    cues = []
+    for mention in find_dates(flat.text, main.opener_start, hi):
+        if _REFERENCE.search(flat.text[max(0, mention.start - 60) : mention.start]):
+            continue  # "This addendum ... of the Lease dated April 5, 2004": another date
+        value = mention.value.isoformat()
+        cues.append(Cue(value, mention.start, mention.end, "preamble", PREAMBLE))
+        marker = _DATE_MARKER.match(flat.text, mention.end)
+        if marker:
+            cues.append(
+                Cue(value, mention.start, marker.end(), "named the agreement's date", NAMED)
+            )
+    return cues
 
 
 def _context_cues(flat: FlatText, main: Agreement, amendment: bool) -> list[Cue]:
@@ -149,6 +164,25 @@ def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cu
     ][:1]
 
 
+_REFERENCE = re.compile(
+    r"(?i)\b(?:this|the|said)\s+(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
+)
+
+
+def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
+    """ "the Lease dated April 5, 2004" anywhere in the file (an amendment appended to the
+    lease, an exhibit) restates a date already read elsewhere."""
+    values = {c.value for c in cues}
+    spans = {c.start for c in cues}
+    out = []
+    for mention in find_dates(flat.text):
+        value = mention.value.isoformat()
+        before = flat.text[max(0, mention.start - 60) : mention.start]
+        if value in values and mention.start not in spans and _REFERENCE.search(before):
+            out.append(Cue(value, mention.start, mention.end, "restated", RESTATED))
+    return out
+
+
 def extract_lease_date(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
@@ -157,5 +191,6 @@ def extract_lease_date(document: Document) -> list[RawField]:
     cues += _context_cues(flat, main, amendment)
     cues += _defined_cues(flat, main)
     cues += _partial_cues(flat, main, cues)
+    cues += _reference_cues(flat, cues)
     best = resolve("lease_date", cues, flat)
     return [best] if best else []

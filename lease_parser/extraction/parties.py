@@ -76,6 +76,13 @@ _CO_PARTY = re.compile(
     r"\band\s+(?P<name>(?:[A-Z0-9][\w.&'/-]*,?\s+){1,8}?(?:[A-Z][\w.&'-]*))\s*,?\s+(?:a|an)\s"
 )
 _ADDRESS_FOLLOWS = re.compile(r"(?i)[\s,]*(?:c/o|attn|attention|p\.?\s?o\.?\s+box|\d{1,6}\s+[A-Z])")
+_ALIAS = re.compile(
+    r"(?i)\b(?:d/?b/?a|doing\s+business\s+as|f/?k/?a|formerly\s+known\s+as|a/?k/?a|"
+    r"also\s+known\s+as)\b[\s:,]*"
+)
+_SEE_COVER = re.compile(
+    r"(?i)\W*(?:as\s+)?(?:listed|set\s+forth|stated|shown|named)\s+on\s+the\s+cover\s+page"
+)
 _JOINT = re.compile(r"(?i)\b(?:collectively|jointly|tenants\s+in\s+common)\b")
 
 # (role kind, cue): "landlord" or "tenant" with where and how the name was read.
@@ -186,8 +193,9 @@ def same_party(a: str, b: str) -> bool:
     return any(norm(x) == norm(y) for x in parts_a for y in parts_b)
 
 
-def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool]:
-    """Names before role markers in the preamble; and whether sub-roles are used."""
+def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool, dict[str, str]]:
+    """Names before role markers in the preamble; whether sub-roles are used; and the
+    trade names the preamble gives ("COHEN BROTHERS, LLC d/b/a COHEN & COMPANY")."""
     lo = main.opener_start
     hi = min(main.end, lo + _PREAMBLE_CHARS)
     stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
@@ -195,6 +203,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     markers = list(_MARKER.finditer(flat.text, lo, hi))
     sub = any(_SUB_ROLES.match(m.group("role") or m.group("role2")) for m in markers[:2])
     cues: list[RoleCue] = []
+    aliases: dict[str, str] = {}
     seen: set[str] = set()
     boundary = lo
     between = _BETWEEN.search(flat.text, lo, hi)
@@ -216,7 +225,11 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
         seen.add(kind)
         name = _with_co_parties(name, flat.text[offset : marker.end()])
         cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))
-    return cues, sub
+        alias = _ALIAS.search(flat.text, offset, marker.start())
+        trade_name = _entity(flat.text[alias.end() : marker.start()]) if alias else None
+        if trade_name:
+            aliases[trade_name] = name
+    return cues, sub, aliases
 
 
 def _with_co_parties(name: str, segment: str) -> str:
@@ -266,6 +279,14 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
         if found.separator != ":" and not numbered:
             continue
         role = re.sub(r"^[\d.\s]+", "", found.label)
+        if _SEE_COVER.match(found.value):
+            # "Landlord: As listed on the cover page": the summary vouches for the cover.
+            cover = [c for k, c in _cover_cues(flat, main, sub) if k == _role_kind(role)]
+            cues += [
+                (_role_kind(role), Cue(c.value, found.start, found.end, "summary", SUMMARY))
+                for c in cover
+            ]
+            continue
         name = _entity(found.value)
         if name is None:
             continue
@@ -351,27 +372,49 @@ def _defined_terms(flat: FlatText, main: Agreement, sub: bool) -> dict[str, str]
     return terms
 
 
+# A signature block: the name, perhaps its description, then "By:" / "By /s/" / "By: ____".
+_SIGNS = re.compile(r"(?s)^[,.]?\s*(?:\([^()]{0,60}\)\s*)?(?:,?\s*an?\s[^.]{0,80}?)?\s*\bBy\b\s*:?")
+
+
 def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue]:
     """The name again elsewhere in the agreement (punctuation and case aside) confirms where
-    it starts and ends: a mis-cut name is rarely restated."""
-    out = []
+    it starts and ends: a mis-cut name is rarely restated. Above a "By:" line it is the
+    party signing, a cue of its own."""
+    out: list[Cue] = []
     for name in {c.value for c in cues}:
         chunks = re.findall(r"[A-Za-z0-9]+", name)
         if len("".join(chunks)) < 4:
             continue
         pattern = re.compile(r"(?i)\b" + r"[\W_]*".join(chunks) + r"\b")
         spans = [c.start for c in cues if c.value == name]
+        found: dict[str, Cue] = {}
         for match in pattern.finditer(flat.text, main.start, main.end):
-            if all(abs(match.start() - s) > 20 for s in spans):
-                out.append(Cue(name, match.start(), match.end(), "restated", RESTATED))
+            if any(abs(match.start() - s) <= 20 for s in spans):
+                continue
+            signs = _SIGNS.match(flat.text[match.end() : match.end() + 160])
+            source, weight = ("signature", SIGNATURE) if signs else ("restated", RESTATED)
+            found.setdefault(source, Cue(name, match.start(), match.end(), source, weight))
+            if len(found) == 2:
                 break
+        out.extend(found.values())
     return out
 
 
 def extract_parties(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
-    role_cues, sub = _preamble_cues(flat, main)
+    role_cues, sub, aliases = _preamble_cues(flat, main)
+
+    def same(a: str, b: str) -> bool:
+        """One party: the same name, or a trade name and the name it is the trade name of."""
+        if same_party(a, b):
+            return True
+        return any(
+            (same_party(a, alias) and same_party(b, name))
+            or (same_party(b, alias) and same_party(a, name))
+            for alias, name in aliases.items()
+        )
+
     role_cues += _cover_cues(flat, main, sub)
     role_cues += _label_cues(flat, main, sub)
     role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
@@ -379,7 +422,7 @@ def extract_parties(document: Document) -> list[RawField]:
     for kind in ("landlord", "tenant"):
         cues = [cue for role, cue in role_cues if role == kind]
         cues += _restated_cues(flat, main, cues)
-        best = resolve(kind, cues, flat, same_party)
+        best = resolve(kind, cues, flat, same)
         if best is not None:
             out.append(best)
     return out

@@ -76,14 +76,20 @@ _STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{_STATES
 
 _PREMISES_CONTEXT = re.compile(
     r"(?i)\b(?:premises|demised|sublease\s+space|subleased|leased\s+space|building|property|"
-    r"known\s+as|located\s+at|situated|street\s+address|located)\b"
+    r"known\s+as|located\s+at|situated|street\s+address|located|land|having\s+an\s+address)\b"
 )
 _PARTY_CONTEXT = re.compile(
-    r"(?i)\b(?:notices?|notify|having\s+(?:an?\s+)?(?:address|offices?|its)|whose\s+address|"
+    r"(?i)\b(?:notices?|notify|having\s+(?:an?\s+)?(?:offices?|its)|whose\s+address|"
     r"principal\s+(?:office|place)|offices?\s+at|c/o|attn|attention|copy\s+to|with\s+a\s+copy|"
     r"payments?|remit|mailing|business\s+address|address\s+of\s+(?:the\s+)?(?:sub)?"
     r"(?:landlord|tenant|lessor|lessee)|(?:landlord|tenant|lessor|lessee)'s\s+address|"
     r"residing|broker|agent)\b"
+)
+# "ACME LLC, having an address at": a party's address (a building "having an address of"
+# is the premises).
+_ENTITY_ADDRESS = re.compile(
+    r"(?i)(?:\b(?:llc|l\.l\.c|inc|corp\w*|company|ltd|l\.p|trust)\.?|\))\s*,?\s*"
+    r"having\s+(?:an?\s+)?address"
 )
 _LABEL_BEFORE = re.compile(
     r"(?i)(?:\bpremises|\bbuilding(?:\s+name\s+and\s+address)?|\bproperty|\bsublease\s+space|"
@@ -93,6 +99,7 @@ _DEFINITION_BEFORE = re.compile(r'(?i)"(?:building|premises|property|project)"\s
 
 CLAUSE = 0.6
 LABEL = 0.55
+COVER = 0.5
 DEFINITION = 0.6
 RESTATED = 0.3
 ASSEMBLED_CAP = 0.75
@@ -110,10 +117,6 @@ class Address:
     # A part read from elsewhere than the address itself (a suite named by the premises
     # description, a "City of ... State of ..." earlier in the sentence).
     assembled: bool = False
-
-    @property
-    def key(self) -> str:
-        return re.sub(r"[^a-z0-9]", "", self.street.lower())
 
 
 def _clean(text: str) -> str:
@@ -179,13 +182,15 @@ def _address_at(
 def _source(flat: FlatText, main: Agreement, street: re.Match[str]) -> tuple[str, float] | None:
     context = _context(flat, street.start())
     near = context[-90:]
-    if _PARTY_CONTEXT.search(near):
+    if _PARTY_CONTEXT.search(near) or _ENTITY_ADDRESS.search(near):
         return None
     if _DEFINITION_BEFORE.search(context):
         return "definition", DEFINITION
     if _LABEL_BEFORE.search(near) and (street.start() < main.opener_start or ":" in near):
         return "summary", LABEL
     if _PREMISES_CONTEXT.search(near):
+        if main.opener_end and street.start() < main.opener_start:
+            return "cover", COVER  # "For certain premises at ...", "PREMISES: ..." on a cover
         return "premises clause", CLAUSE
     return None
 
@@ -206,12 +211,35 @@ def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, s
     return found
 
 
-def _same_street(a: str, b: str) -> bool:
-    def key(line: str) -> str:
-        match = STREET.search(line)
-        return re.sub(r"[^a-z0-9]", "", (match.group(0) if match else line).lower())
+_ABBREVIATIONS = {
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "street": "st",
+    "avenue": "ave",
+    "road": "rd",
+    "boulevard": "blvd",
+    "drive": "dr",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "parkway": "pkwy",
+    "highway": "hwy",
+    "suite": "ste",
+}
 
-    return key(a) == key(b)
+
+def street_key(line: str) -> str:
+    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
+    "2430 N. Halsted St." share a key)."""
+    match = STREET.search(line)
+    words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
+
+
+def _same_street(a: str, b: str) -> bool:
+    return street_key(a) == street_key(b)
 
 
 def _consistency(addresses: list[Address], best: RawField) -> None:
@@ -232,7 +260,12 @@ def extract_premises(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
     found = premises_addresses(flat, main)
-    cues = [Cue(a.line, a.start, a.end, source, weight) for a, source, weight in found]
+    cues: list[Cue] = []
+    for address, source, weight in found:
+        # The same street stated again in another premises sentence: a restatement.
+        if any(c.source == source and _same_street(c.value, address.line) for c in cues):
+            source, weight = "restated", RESTATED
+        cues.append(Cue(address.line, address.start, address.end, source, weight))
     best = resolve("premises_address", cues, flat, _same_street)
     if best is None or best.value is None:
         return []

@@ -104,9 +104,10 @@ _NOT_OURS = re.compile(
 )
 
 TERM_CLAUSE = 0.6
-TERM_LABEL = 0.55
+TERM_LABEL = 0.6
 RESTATED = 0.3
-WORDS_AGREE = 0.12
+WORDS_AGREE = 0.55
+SCHEDULE = 0.5
 DATE_CLAUSE = 0.6
 DATE_LABEL = 0.55
 DATE_DEFINED = 0.62
@@ -183,19 +184,53 @@ def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
 
 
 def _length_cue(match: re.Match[str], source: str, weight: float, seen: list[Cue]) -> list[Cue]:
+    """A length cue, plus a second cue when words and figures agree ("five (5) years")."""
     length = parse_duration(match)
     start, end = match.span("duration")
-    if length is None or length.months > 1200:
+    if length is None or length.months > 1200 or any(c.start == start for c in seen):
         return []
-    if length.agree is True:
-        weight += WORDS_AGREE
-    elif length.agree is False:
+    if length.agree is False:
         weight -= 0.3
-    if any(c.start == start for c in seen):
-        return []
     if any(c.source == source for c in seen):
         source, weight = "restated", RESTATED
-    return [Cue(str(length.months), start, end, source, weight)]
+    value = str(length.months)
+    cues = [Cue(value, start, end, source, weight)]
+    if length.agree:
+        cues.append(Cue(value, start, end, "words = figures", WORDS_AGREE))
+    return cues
+
+
+# "Months 1-12 ... 13-24 ... 73-84": a rent schedule whose periods run from month 1 without
+# a gap ends with the term's last month.
+_MONTH_RANGE = re.compile(r"(?<![\d/.,$-])(\d{1,3})\s*(?:-|to|through)\s*(\d{1,3})(?![\d/.,%])")
+_MIN_CHAIN = 3
+_UNIT_WORD = re.compile(r"(?i)\b(months?|years?)\b")
+
+
+def _schedule_cues(flat: FlatText, main: Agreement) -> list[Cue]:
+    ranges = [
+        (int(m.group(1)), int(m.group(2)), m)
+        for m in _MONTH_RANGE.finditer(flat.text, main.start, main.end)
+        if 0 < int(m.group(1)) < int(m.group(2)) <= 600
+    ]
+    best: list[re.Match[str]] = []
+    for index, (first, last, match) in enumerate(ranges):
+        units = _UNIT_WORD.findall(flat.text[max(main.start, match.start() - 80) : match.start()])
+        if first != 1 or not units or not units[-1].lower().startswith("month"):
+            continue
+        chain, expected = [match], last + 1
+        for begin, finish, following in ranges[index + 1 : index + 80]:
+            if begin == expected:
+                if _RENEWAL.search(flat.text[following.end() : following.end() + 40]):
+                    break  # extension-term rents continue the table; they are not the term
+                chain.append(following)
+                expected = finish + 1
+        if len(chain) > len(best):
+            best = chain
+    if len(best) < _MIN_CHAIN:
+        return []
+    final = best[-1]
+    return [Cue(final.group(2), final.start(2), final.end(2), "rent schedule", SCHEDULE)]
 
 
 def _date_cues(flat: FlatText, main: Agreement, starts: bool, amendment: bool) -> list[Cue]:
@@ -259,9 +294,11 @@ def _cross_check(fields: dict[str, RawField]) -> None:
         return
     span = _months_between(begin, finish)
     involved = (start, end, term)
-    if abs(span - int(term.value)) <= 0 and span > 0:
+    if span == int(term.value) and span > 0:
         for f in involved:
-            f.confidence = round(1 - (1 - f.confidence) * (1 - ARITHMETIC), 3)
+            # The arithmetic is one more cue; it does not settle a conflict the text has.
+            if not any(note.startswith("conflict") for note in f.notes):
+                f.confidence = round(1 - (1 - f.confidence) * (1 - ARITHMETIC), 3)
             f.notes.append("commencement + term = expiration")
     else:
         for f in involved:
@@ -276,7 +313,7 @@ def extract_term(document: Document) -> list[RawField]:
     amendment = kind is DocumentKind.AMENDMENT
     fields: dict[str, RawField] = {}
     cue_sets = {
-        "term_months": [] if amendment else _length_cues(flat, main),
+        "term_months": [] if amendment else _length_cues(flat, main) + _schedule_cues(flat, main),
         "commencement_date": _date_cues(flat, main, starts=True, amendment=amendment),
         "expiration_date": _date_cues(flat, main, starts=False, amendment=amendment),
     }
