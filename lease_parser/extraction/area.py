@@ -2,17 +2,19 @@
 
 Leases state many areas: the premises, the building, the land, a floor, a conference room,
 an occupancy ratio ("one person per 150 square feet"). We read every stated area and judge
-what it measures from its sentence: the premises as the subject ("the Premises ...
-containing approximately N"), a definition right after it ("(the "Premises")"), or a
-summary heading ("Rentable Area of the Premises"). Areas of the building, of components
-("on the fourth floor", "(the "6th Floor Space")"), of recitals about another lease, and
-usable areas are not the premises' rentable area.
+what it measures from its sentence. The premises' area is one the premises are the subject
+of ("the Premises is comprised of 2,000 square feet", "Landlord leases to Tenant
+approximately 7,128 rentable square feet"), one defined as the premises right after it
+("(the "Premises")"), or one under a heading that names it ("Rentable Area of the
+Premises"). An area of something else — the building is, the floor has, "of the
+Must-Take Space", "in the Building", a recital about another lease, a usable area — is not.
 """
 
 from __future__ import annotations
 
 import re
 
+from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 
@@ -23,79 +25,104 @@ _AREA = re.compile(
     r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
     r"(?P<of>\s+of\s+(?:(?:rentable|usable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
 )
-# A sentence ends at ". " before a capital (not after "No." or "Inc.") or at "; ".
-_SENTENCE_START = re.compile(
-    r"(?s).*(?:(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bSt)(?<!\bAve)(?<!\bMr)\.\s+(?=[A-Z\"(])|;\s)"
+_PREMISES_WORD = r"(?:(?:sub)?leased\s+|demised\s+|sub-?lease\s+)?premises\b"
+_APPROX = r"(?:(?:a\s+total\s+of|approximately|about|initially|some)\s+)*"
+# The premises as the subject of the area: "the Premises ... containing approximately N".
+_DIRECT = re.compile(
+    rf"(?i)(?:{_PREMISES_WORD}[^.;]{{0,120}}?\b(?:is|are|shall\s+be|be|(?:is|be)\s+deemed\s+to\s+be|"
+    rf"compris(?:e|es|ed|ing)(?:\s+of)?|consist(?:s|ing)?\s+of|contain(?:s|ing)?|total(?:s|ing)?|"
+    rf"measur(?:es|ing)|has\s+a\s+(?:rentable\s+)?(?:floor\s+)?area\s+of)"
+    rf"|\b(?:sub)?leases?\s+(?:to|from)\s+(?:sub)?(?:tenant|lessee|landlord|lessor)\b[^.;]{{0,70}}?)"
+    rf"\s+{_APPROX}$"
 )
-_PREMISES = re.compile(
-    r"(?i)\b(?:(?:sub)?leased\s+premises|demised\s+premises|sub-?lease\s+premises|"
-    r"subleased\s+premises|premises|(?:sub)?leases?\s+(?:to|from)\s+(?:sub)?(?:lessee|tenant|"
-    r"lessor|landlord)|hereby\s+(?:sub)?leases?|(?:sub)?leased\s+space|space\s+leased)\b"
-)
-# The area belongs to something else when that thing is the subject right before it.
+_PREMISES = re.compile(rf"(?i){_PREMISES_WORD}")
+# Another thing as the subject right before the area: "the Building is", "floor area of".
 _OTHER_SUBJECT = re.compile(
     r"(?i)\b(?:building|project|shopping\s+center|center|property|land|parcel|site|tract|"
     r"master\s+premises|prime\s+premises|floor|garage|parking|room|terrace|deck|pad)\b"
-    r"[^.;,]{0,40}?(?:\bis|\bcontains?|\bcontaining|\bconsists?\s+of|\bconsisting\s+of|"
-    r"\bcompris(?:es|ing)(?:\s+of)?|\bhas|\bof)\b[^.;,\d]{0,30}$"
+    r"(?:\s*\([^)]*\))?(?:,?\s+which)?(?:\s+[\w-]+){0,3}?\s+"
+    rf"(?:is|will\s+be|shall\s+be|contains?|containing|consists?\s+of|consisting\s+of|"
+    rf"compris(?:es|ing)(?:\s+of)?|has|have|of)\s+{_APPROX}$"
+)
+# ... or right after it: "of the Must-Take Space", "in the Building".
+_OTHER_AFTER = re.compile(
+    r"(?i)^\s*(?:of\s+(?:space|floor\s+area|rentable\s+area|area)\s+)?(?:of|in|within|at)\s+"
+    r"(?:the\s+|such\s+)?(?!(?:sub)?leased\s+premises|demised\s+premises|premises)"
+    r"(?:[\w'-]+\s+){0,3}?(?:building|project|space|parking|garage|facility|center|property|"
+    r"land|parcel|master\s+premises|prime\s+premises|campus|complex|park)\b"
 )
 _RATIO = re.compile(
     r"(?i)(?:\bper|\beach|\bevery|\bfor\s+each|\bup\s+to|\bnot\s+(?:to\s+)?exceed(?:ing)?|"
     r"\bminimum(?:\s+size)?\s+of|\bmaximum\s+of|\bin\s+excess\s+of|\bless\s+than|\bmore\s+than|"
-    r"\badditional|\bremaining|\bx)\s*(?:approximately\s+)?$"
+    r"\badditional|\bremaining|\bexcept(?:\s+for)?|\bexcluding|\bother\s+than|\bx)\s*"
+    r"(?:approximately\s+)?$"
 )
 _LABEL_BEFORE = re.compile(
     r"(?i)(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)\s+of\s+"
-    r"(?:the\s+)?(?:demised\s+|leased\s+|subleased\s+)?premises\b\.?[^.\d]{0,30}$"
+    rf"(?:the\s+)?{_PREMISES_WORD}\.?[^.\d]{{0,30}}$"
     r"|\bleased\s+premises\b[^.\d]{0,60}$|\bpremises\s*:[^.\d]{0,80}$"
 )
 _DEFINED_AFTER = re.compile(
     r'(?i)^[^."]{0,60}?\(\s*(?:the\s+|collectively,?\s+the\s+)?"(?P<term>[^"]{2,40})"'
 )
-_PREMISES_TERM = re.compile(r"(?i)^(?:(?:sub)?leased\s+|demised\s+|sublease\s+)?premises$")
+_PREMISES_TERM = re.compile(rf"(?i)^{_PREMISES_WORD}$")
 _COMPONENT_AFTER = re.compile(
     r"(?i)^\s*(?:of\s+(?:rentable\s+)?(?:floor\s+)?area\s+)?(?:located\s+)?(?:on|in)\s+the\s+"
     r"(?:\w+\s+){0,2}(?:floor|level|basement|mezzanine)\b"
 )
+# Space leased besides the premises ("In addition to the Premises, ... 300 square feet").
+_BESIDES = re.compile(r"(?i)(?<![a-z])in\s+addition\s+to\b|\bas\s+well\s+as\b")
 _RECITAL = re.compile(r"(?i)\b(?:whereas|recitals?)\b")
-_LOOKBACK = 260
 # Smaller "areas" are closets, ratios and misreads, not leased premises.
 MIN_AREA = 50
 
+LABEL_WEIGHT = 0.6
+DEFINED_WEIGHT = 0.6
+DIRECT_WEIGHT = 0.55
+MENTIONED_WEIGHT = 0.35
+RENTABLE_WEIGHT = 0.25
+BLANK_CAP = 0.45
 
-def _sentence_before(text: str, start: int) -> str:
-    lead = text[max(0, start - _LOOKBACK) : start]
-    cut = _SENTENCE_START.match(lead)
-    return lead[cut.end() :] if cut else lead
+
+def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple[str, float] | None:
+    """(source, weight) when the area measures the premises; None when it measures else."""
+    start = match.start("num")
+    defined = _DEFINED_AFTER.match(after)
+    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]):
+        return "premises area label", LABEL_WEIGHT
+    if defined:
+        if _PREMISES_TERM.match(defined.group("term").strip()):
+            return 'defined as "the Premises"', DEFINED_WEIGHT
+        return None
+    if _DIRECT.search(before):
+        return "premises clause", DIRECT_WEIGHT
+    if _OTHER_SUBJECT.search(before) or _OTHER_AFTER.match(after) or not _PREMISES.search(before):
+        return None
+    return "premises mentioned in the sentence", MENTIONED_WEIGHT
 
 
 def _judge(text: str, match: re.Match[str]) -> list[Cue]:
-    """Cues that the area at ``match`` measures the premises; none if it measures else."""
-    before = _sentence_before(text, match.start())
+    """Cues that the area at ``match`` measures the premises (none if it measures else)."""
+    before = text[sentence_start(text, match.start()) : match.start()]
     after = text[match.end() : match.end() + 120]
     adjective = ((match.group("adj") or "") + (match.group("of") or "")).lower()
-    if "usable" in adjective or _RATIO.search(before):
+    if "usable" in adjective or _RATIO.search(before) or _BESIDES.search(before):
         return []
+    found = _classify(text, match, before, after)
+    if found is None:
+        return []
+    source, weight = found
+    if _COMPONENT_AFTER.match(after) and source != "premises clause":
+        return []  # one floor of the premises
+    if _RECITAL.search(before):
+        return []  # the premises of another (recited) lease
+    if "_" in match.group(0):
+        weight = min(weight, BLANK_CAP)  # written into a form's blank
     value = match.group("num").replace(",", "")
     start, end = match.span("num")
-    defined = _DEFINED_AFTER.match(after)
-    defines_premises = bool(defined and _PREMISES_TERM.match(defined.group("term").strip()))
-    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]):
-        source, weight = "premises area label", 0.6
-    elif defines_premises:
-        source, weight = 'defined as "the Premises"', 0.6
-    elif defined or _OTHER_SUBJECT.search(before) or not _PREMISES.search(before):
-        return []
-    else:
-        source, weight = "premises clause", 0.5
-    if _COMPONENT_AFTER.match(after) or _RECITAL.search(before):
-        # A floor of the premises, or the premises of another (recited) lease.
-        weight = 0.2
-    elif "_" in match.group(0):
-        weight = min(weight, 0.45)  # written into a form's blank
     cues = [Cue(value, start, end, source, weight)]
-    if weight > 0.2 and ("rentable" in adjective or re.search(r"(?i)\brsf\b", match.group(0))):
-        cues.append(Cue(value, start, end, "called rentable", 0.25))
+    if "rentable" in adjective or re.search(r"(?i)rsf", match.group(0)):
+        cues.append(Cue(value, start, end, "called rentable", RENTABLE_WEIGHT))
     return cues
 
 

@@ -9,11 +9,12 @@ the sum of $595.00") counts as part of it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # A sentence ends at ". " before a capital (not after "No." or "Inc.") or at "; ".
 SENTENCE_END = re.compile(
     r"(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSec)(?<!\bU\.S)"
-    r"\.\s+(?=[A-Z(\"])|;\s"
+    r"\.\s+(?=[A-Z(\"\d])|;\s"
 )
 LOOKBACK = 240
 TAIL = 110
@@ -45,3 +46,16 @@ def nearest_label(lead: str, labels: re.Pattern[str]) -> re.Match[str] | None:
     for match in labels.finditer(lead):
         found = match
     return found
+
+
+@lru_cache(maxsize=16)
+def _named_after(what: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?i)^[^.;]{0,40}?\b(?:which\s+(?:represents|is)|representing|as|for|toward|towards|"
+        rf"being)\s+(?:[\w'’-]+\s+){{0,10}}?(?P<what>{what})"
+    )
+
+
+def named_after(tail: str, what: str) -> re.Match[str] | None:
+    """The label a figure is given right after it: "$1,322.71, which represents ... CAM"."""
+    return _named_after(what).match(tail)

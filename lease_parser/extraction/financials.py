@@ -12,9 +12,13 @@ from decimal import Decimal
 
 from lease_parser.extraction.area import area_cues
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.charges import cam_cues, share_cues
 from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.currency import currency_cues
+from lease_parser.extraction.deposit import deposit_cues
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_document
+from lease_parser.extraction.options import renewal_cues
 from lease_parser.extraction.rent import (
     WORDS_DISAGREE_CAP,
     RentEvidence,
@@ -23,6 +27,14 @@ from lease_parser.extraction.rent import (
     table_evidence,
 )
 from lease_parser.extraction.rent_table import find_rent_tables
+from lease_parser.extraction.schedule import (
+    DERIVED_WEIGHT,
+    escalation_clause_cues,
+    escalation_from_steps,
+    escalation_value,
+    schedule_cue,
+    schedule_steps,
+)
 from lease_parser.extraction.sections import primary_span
 from lease_parser.model import DocumentKind
 from lease_parser.parsing.base import Document
@@ -43,7 +55,9 @@ def _capped(raw: RawField | None, cap: float, note: str) -> RawField | None:
     return raw
 
 
-def _rent_fields(flat: FlatText, span: tuple[int, int], area: list[Cue]) -> list[RawField | None]:
+def _rent_fields(
+    flat: FlatText, span: tuple[int, int], area: list[Cue]
+) -> tuple[list[RawField | None], RentEvidence]:
     areas = _values(area)
     evidence = RentEvidence()
     table_evidence(find_rent_tables(flat.text, span), areas, evidence, flat.text)
@@ -59,7 +73,33 @@ def _rent_fields(flat: FlatText, span: tuple[int, int], area: list[Cue]) -> list
         if raw is not None and raw.value in evidence.disagreeing_words:
             _capped(raw, WORDS_DISAGREE_CAP, "words disagree with figures; figures kept")
         out.append(raw)
-    return out
+    return out, evidence
+
+
+def _schedule_fields(
+    flat: FlatText, span: tuple[int, int], evidence: RentEvidence, areas: list[Decimal]
+) -> list[RawField | None]:
+    """The first schedule's steps, and the escalation they (or a clause) show."""
+    escalation = escalation_clause_cues(flat, span)
+    steps_field = None
+    if evidence.table is not None:
+        steps = schedule_steps(evidence.table, areas, flat.text)
+        cue = schedule_cue(evidence.table, steps)
+        steps_field = resolve("rent_schedule", [cue], flat) if cue else None
+        derived = escalation_from_steps(steps)
+        if derived is not None and cue is not None:
+            value = escalation_value(*derived)
+            escalation.append(Cue(value, cue.start, cue.end, "rent schedule steps", DERIVED_WEIGHT))
+    return [steps_field, resolve("escalation", escalation, flat)]
+
+
+def _renewal_fields(flat: FlatText, span: tuple[int, int]) -> list[RawField | None]:
+    """Option count, and each option's length only when there is at least one option."""
+    counts, terms = renewal_cues(flat, span)
+    count = resolve("renewal_option_count", counts, flat)
+    if count is None or count.value == "0":
+        return [count]
+    return [count, resolve("renewal_term_months", terms, flat)]
 
 
 def extract_financials(document: Document) -> list[RawField]:
@@ -70,8 +110,14 @@ def extract_financials(document: Document) -> list[RawField]:
     span = primary_span(document)
     kind = classify_document(document)
     area = area_cues(flat, span)
-    fields = _rent_fields(flat, span, area)
+    fields, evidence = _rent_fields(flat, span, area)
     fields.append(resolve("rentable_sqft", area, flat))
+    fields.extend(_schedule_fields(flat, span, evidence, _values(area)))
+    fields.append(resolve("security_deposit", deposit_cues(flat, span), flat))
+    fields.extend(_renewal_fields(flat, span))
+    fields.append(resolve("cam_monthly", cam_cues(flat, span), flat))
+    fields.append(resolve("tenant_share_percent", share_cues(flat, span), flat))
+    fields.append(resolve("currency", currency_cues(flat, span), flat))
     cap = KIND_CAPS.get(kind)
     out = []
     for raw in fields:

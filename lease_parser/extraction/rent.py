@@ -15,7 +15,12 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from lease_parser.extraction.clauses import nearest_label, sentence_start, sentence_tail
+from lease_parser.extraction.clauses import (
+    named_after,
+    nearest_label,
+    sentence_start,
+    sentence_tail,
+)
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import MoneyMention, Per, find_money
@@ -52,11 +57,6 @@ _LATER = re.compile(
     r"(?:second|13th)|credit|abate\w*|one-?half|half|one-?third|one-?quarter|portion\s+of|"
     r"percent(?:age)?\s+of|pro-?rat\w*|example|e\.g\.|for\s+instance|illustrat\w*)\b|%\s+of\b"
 )
-# A figure named after it: "$78,000.00 representing the security deposit".
-_NAMED_AFTER = re.compile(
-    rf"(?i)^[^.;]{{0,40}}?\b(?:which\s+(?:represents|is)|representing|as|for|toward|towards|being)"
-    rf"\s+(?:[\w'’-]+\s+){{0,10}}?(?P<what>{_OTHER_LABEL}|{_BASE_LABEL})"
-)
 _MONTHLY_CONTEXT = re.compile(
     r"(?i)\b(?:each|every|per)\s+(?:calendar\s+)?month\b|\bmonthly\b|\ba\s+month\b"
 )
@@ -72,7 +72,7 @@ SCHEDULE_WEIGHT = 0.5
 WORDS_WEIGHT = 0.3
 HEADING_WEIGHT = 0.3
 CHECK_WEIGHT = {"exact": 0.5, "near": 0.2}
-AREA_COLUMN_WEIGHT = 0.35
+AREA_CHECK_WEIGHT = 0.5
 RESTATED_WEIGHT = 0.3
 RIVAL_SCHEDULE_WEIGHT = 0.45
 WORDS_DISAGREE_CAP = 0.6
@@ -116,7 +116,7 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     if label is None or label.group("other") or _LATER.search(lead):
         return None
     # "... ($1,322.71), which represents ... Common Area Expense": the tail names it.
-    tail = _NAMED_AFTER.match(sentence_tail(text, mention.end, hi))
+    tail = named_after(sentence_tail(text, mention.end, hi), f"{_OTHER_LABEL}|{_BASE_LABEL}")
     if tail is not None and _OTHER.fullmatch(tail.group("what")):
         return None
     unit = _unit(text, mention, label, lead)
@@ -210,22 +210,19 @@ def table_evidence(
                 else ("another rent schedule", RIVAL_SCHEDULE_WEIGHT)
             )
             cues.append(Cue(other_value, other_amount.start, other_amount.end, source, weight))
-    if reading.area is not None and reading.area[1] >= 0:
-        area, start, end = reading.area
-        evidence.area.append(
-            Cue(str(area), start, end, "rent schedule area column", AREA_COLUMN_WEIGHT)
-        )
-    elif reading.area is not None:
-        evidence.area.append(_area_check_cue(reading))
+    if reading.area is not None:
+        evidence.area.append(_area_cue(reading))
 
 
-def _area_check_cue(reading: RowReading) -> Cue:
-    """The premises area that makes rate × area = rent hold (cited at the rate)."""
+def _area_cue(reading: RowReading) -> Cue:
+    """The area that makes rate × area = rent hold, cited in the row (or at the rate when
+    the area came from the premises clause)."""
     assert reading.area is not None
     assert reading.rate is not None
-    return Cue(
-        str(reading.area[0]), reading.rate.start, reading.rate.end, "rate × area = rent", 0.4
-    )
+    area, start, end = reading.area
+    if start < 0:
+        start, end = reading.rate.start, reading.rate.end
+    return Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)
 
 
 _RENEWAL_HEADING = re.compile(r"(?i)\b(?:renewal|extension|option)\s+(?:term|period)s?\b")

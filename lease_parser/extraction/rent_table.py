@@ -256,6 +256,21 @@ def _rate_fits(rate: Decimal, area: Decimal, rent: Decimal, months: int) -> bool
     return abs(rate * area * months / 12 - rent) <= tolerance
 
 
+def monthly_annual_pairs(amounts: list[Amount]) -> list[tuple[Amount, Amount]]:
+    """Every (monthly, annual) pair with annual = 12 × monthly, in order of the monthly."""
+    pairs = []
+    used: set[int] = set()
+    for monthly in amounts:
+        for annual in amounts:
+            if annual is monthly or id(annual) in used or monthly.value <= 0:
+                continue
+            if twelve_times(monthly.value, annual.value) == "exact":
+                pairs.append((monthly, annual))
+                used.update((id(monthly), id(annual)))
+                break
+    return pairs
+
+
 def _pairs(amounts: list[Amount]) -> tuple[Amount, Amount, str] | None:
     """The first (monthly, annual) pair whose annual is twelve times the monthly."""
     best: tuple[Amount, Amount, str] | None = None
@@ -274,7 +289,8 @@ def _pairs(amounts: list[Amount]) -> tuple[Amount, Amount, str] | None:
 def _is_rate(amount: Amount, others: list[Amount]) -> bool:
     if amount.per is Per.SQFT:
         return True
-    return any(o.value >= RATE_RATIO * amount.value for o in others) and amount.value < 500
+    small = 0 < amount.value < 500
+    return small and any(o.value >= RATE_RATIO * amount.value for o in others)
 
 
 def read_row(row: Row, table: RentTable, areas: list[Decimal]) -> RowReading:
