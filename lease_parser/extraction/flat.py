@@ -33,6 +33,10 @@ class FlatText:
     page_of: array[int]
     offset_of: array[int]
     pages: tuple[Page, ...]
+    line_starts: frozenset[int] = frozenset()  # flat offsets that began a line on the page
+
+    def starts_line(self, index: int) -> bool:
+        return index in self.line_starts
 
     def locate(self, start: int, end: int) -> tuple[Page, int, int]:
         """The page and page-text span of flat ``[start, end)``, clipped to the first page."""
@@ -92,20 +96,27 @@ def flatten(document: Document) -> FlatText:
     chars: list[str] = []
     page_of = array("i")
     offset_of = array("i")
+    line_starts: set[int] = set()
     for page in document.pages:
         for line_offset, line in _content_lines(page):
+            first = True
             for token in _TOKEN.finditer(line):
                 word = token.group(0)
                 if chars and chars[-1] != " " and word[0] not in _NO_SPACE_BEFORE:
                     chars.append(" ")
                     page_of.append(page.number)
                     offset_of.append(line_offset + max(token.start() - 1, 0))
+                if first:
+                    line_starts.add(len(chars))
+                    first = False
                 chars.extend(word)
                 page_of.extend([page.number] * len(word))
                 offset_of.extend(range(line_offset + token.start(), line_offset + token.end()))
     if not chars:
         chars, page_of, offset_of = [" "], array("i", [1]), array("i", [0])
-    return FlatText("".join(chars), page_of, offset_of, tuple(document.pages))
+    return FlatText(
+        "".join(chars), page_of, offset_of, tuple(document.pages), frozenset(line_starts)
+    )
 
 
 _recent: list[tuple[Document, FlatText]] = []

@@ -23,7 +23,7 @@ PLACEHOLDER = re.compile(
 )
 # A role marker with no name in front of it: 'Date: ("Landlord") and ("Tenant") agree'.
 _EMPTY_ROLE = re.compile(
-    r'(?:^|[:;,.]|\band)\s*\(\s*(?:the\s+)?"(?:Landlord|Tenant|Lessor|Lessee)"\s*\)'
+    r'(?:^|[:;]|\band|\bbetween)\s*\(\s*(?:the\s+)?"(?:Landlord|Tenant|Lessor|Lessee)"\s*\)'
 )
 _HEAD_CHARS = 8000
 _FORM_BLANKS = 8

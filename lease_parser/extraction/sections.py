@@ -82,6 +82,16 @@ def _openers(flat: FlatText) -> list[re.Match[str]]:
     return found
 
 
+def _heading_start(flat: FlatText, floor: int, opener: int) -> int:
+    """Where an agreement's title begins: a little before its opener, not before the page
+    the opener is on (an appended agreement starts on a new page)."""
+    start = max(floor, opener - _HEADING_BACK)
+    page = flat.page_of[opener]
+    while start < opener and flat.page_of[start] != page:
+        start += 1
+    return start
+
+
 def agreements(flat: FlatText) -> list[Agreement]:
     """Every agreement the file holds, in order; one spanning everything if none opens."""
     openers = _openers(flat)
@@ -90,7 +100,7 @@ def agreements(flat: FlatText) -> list[Agreement]:
     out: list[Agreement] = []
     for index, match in enumerate(openers):
         head = flat.text[max(0, match.start() - _HEADING_BACK) : match.end()]
-        start = 0 if index == 0 else max(out[-1].opener_end, match.start() - _HEADING_BACK)
+        start = 0 if index == 0 else _heading_start(flat, out[-1].opener_end, match.start())
         if out:
             out[-1] = replace(out[-1], end=start)
         title = " ".join(match.group("title").split())
@@ -179,9 +189,9 @@ def labelled_values(
             continue
         value_start = match.end() + sep.end()
         value = flat.text[value_start : value_start + _LABEL_VALUE_MAX]
-        cut = _NEXT_LABEL.search(value)
-        if cut:
-            value = value[: cut.start()]
+        cut = _next_label(flat, value, value_start)
+        if cut is not None:
+            value = value[:cut]
         value = value.rstrip(" ;,")
         if value:
             separator = sep.group(0).strip()[:1]
@@ -191,10 +201,50 @@ def labelled_values(
     return out
 
 
-# A following label: "Tenant:", "ADDRESS OF SUBLESSOR:", "1.3 Building.", "(c) Basic Terms".
-_NEXT_LABEL = re.compile(
-    r"\s(?:[A-Z][A-Za-z'’]*(?:\s+[A-Za-z'’]+){0,2}\s*:(?!\d)|\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])"
+def _next_label(flat: FlatText, value: str, offset: int) -> int | None:
+    """Where the next label begins in ``value``.
+
+    A label that starts a line wins (summary pages put each label on its own line). On a
+    run-on line the label before a colon is its last word, the words joined to it by "of",
+    "and" ... ("ADDRESS OF SUBLESSOR:"), and one more capitalised word unless that word
+    closes a name ("Acme Holdings LLC Tenant:" -> "Tenant"; "... Security Deposit:").
+    """
+    for position in range(1, len(value)):
+        if flat.starts_line(offset + position) and _LINE_LABEL.match(value, position):
+            return position
+    cuts = [m.start() + 1 for m in _HEADING.finditer(value)]
+    for colon in _COLON.finditer(value):
+        start = _label_start(value, colon.start())
+        if start > 0:
+            cuts.append(start)
+            break
+    return min(cuts) if cuts else None
+
+
+def _label_start(value: str, colon: int) -> int:
+    words = list(re.finditer(r"[\w'’&/-]+\.?", value[:colon]))
+    if not words:
+        return colon
+    i = len(words) - 1
+    while i >= 2 and words[i - 1].group().lower() in _CONNECTORS:
+        i -= 2
+    if i >= 1:
+        previous = words[i - 1].group()
+        gap = value[words[i - 1].end() : words[i].start()]
+        closes_name = _SUFFIX_WORD.fullmatch(previous.rstrip(".")) or previous.endswith(".")
+        if previous[:1].isupper() and not closes_name and not re.search(r"[,;)]", gap):
+            i -= 1
+    return words[i].start()
+
+
+_CONNECTORS = frozenset({"of", "and", "for", "the", "to", "in", "&"})
+_SUFFIX_WORD = re.compile(
+    r"(?i)inc|llc|l\.l\.c|lp|l\.p|llp|ltd|corp|corporation|company|co|plc|trust|n\.a"
 )
+_COLON = re.compile(r":(?!\d)")
+_LINE_LABEL = re.compile(r"[A-Z0-9(][\w'’.()]*(?:\s+[\w'’]+){0,4}\s*[:.](?!\d)")
+# Numbered or lettered headings: "1.3 Building.", "(c) Basic Terms".
+_HEADING = re.compile(r"\s(?:\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])")
 
 
 # ---------------------------------------------------------------- OCR

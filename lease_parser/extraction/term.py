@@ -86,7 +86,8 @@ _START_LABEL = re.compile(
 )
 _END = re.compile(
     r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
-    r"(?:the\s+)?$|\b(?:extended|continue\s+on)\s+(?:through|until|to)\s+(?:[^.;]{0,40}?\s+of\s+)?$"
+    r"(?:the\s+)?$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
+    r"(?:[^.;]{0,40}?\s+of\s+)?$"
 )
 _END_LABEL = re.compile(
     r"(?i)(?<![\w'])(?:(?:sub)?lease\s+)?(?:expiration|termination)\.?\s+date\s*:\s*$"
