@@ -51,7 +51,7 @@ _OTHER = re.compile(rf"(?i){_OTHER_LABEL}")
 # Before the amount, these say it is not the initial rent of the initial term.
 _LATER = re.compile(
     r"(?i)\b(?:thereafter|increase[sd]?|adjust(?:ed|ment)|renewal|extension|extended|option|"
-    r"holdover|holding\s+over|(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+    r"holdover|hold(?:s|ing)?\s+over|(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
     r"\s+(?:lease\s+)?year|lease\s+years?\s+(?:[2-9]|1\d)|months?\s+(?:1[3-9]|[2-9]\d)|"
     r"beginning\s+(?:with|on)|commencing\s+(?:with|on)\s+the\s+(?:first|1st)\s+day\s+of\s+the\s+"
     r"(?:second|13th)|credit|abate\w*|one-?half|half|one-?third|one-?quarter|portion\s+of|"
@@ -66,8 +66,8 @@ _SUMMARY_GAP = 12
 MIN_MONTHLY = Decimal("100")
 MIN_ANNUAL = Decimal("1000")
 
-CLAUSE_WEIGHT = 0.5
-SUMMARY_WEIGHT = 0.45
+CLAUSE_WEIGHT = 0.55
+SUMMARY_WEIGHT = 0.58
 SCHEDULE_WEIGHT = 0.5
 WORDS_WEIGHT = 0.3
 HEADING_WEIGHT = 0.3
