@@ -8,7 +8,9 @@ from lease_parser.extraction.term import DURATION, extract_term, parse_duration
 from tests.unit.extraction.lease_text import by_name, document
 
 FILLER = " The parties agree to the terms below." * 40
-PREAMBLE = 'THIS LEASE is made as of May 1, 2019, by and between A LLC ("Landlord") and B Inc. ("Tenant"). '
+PREAMBLE = (
+    'THIS LEASE is made as of May 1, 2019, between A LLC ("Landlord") and B Inc. ("Tenant"). '
+)
 
 
 def term(text: str) -> dict[str, tuple[str | None, float]]:
@@ -49,7 +51,8 @@ def test_durations(text: str, months: int, agree: bool | None) -> None:
             120,
         ),
         (
-            '"Term" shall mean the term of this Lease, which is three (3) years and two (2) months.',
+            '"Term" shall mean the term of this Lease, which is three (3) years and two (2) '
+            "months.",
             38,
         ),
         ("Term: 96 full calendar months, plus any partial month.", 96),
@@ -67,7 +70,7 @@ def test_term_length(clause: str, months: int) -> None:
 @pytest.mark.parametrize(
     "clause",
     [
-        "Tenant may extend the term of this Lease for two (2) successive periods of five (5) years.",
+        "Tenant may extend the term of this Lease for two (2) successive periods of five years.",
         "The Renewal Term shall be for a term of five (5) years.",
         "The term of the Master Lease is ten (10) years.",
         "The amortization term is 240 months.",
