@@ -67,6 +67,10 @@ _LEGAL_SUFFIX = re.compile(
     r"(?i)^\s*(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|"
     r"corp|corporation|co|company|plc|pllc|p\.?c|n\.?a|pty\.?\s+ltd|s\.?a|gmbh|ag)\.?\s*$"
 )
+_ENDS_IN_LEGAL_FORM = re.compile(
+    r"(?i)\b(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|corp|"
+    r"corporation|company|plc|pllc|pty\.?\s+ltd)\.?\s*$"
+)
 _SUFFIX_THEN_NUMBER = re.compile(r"(?i)\b(?:llc|inc|company|corporation|ltd|l\.p|corp)\.?(?=\s+\d)")
 _NOT_A_NAME = re.compile(
     rf"(?i)^(?:as\s+(?:listed|set|stated|defined|shown)|see\b|same\b|per\b|refer|n/?a\b|none\b|"
@@ -108,14 +112,16 @@ def _entity(text: str) -> str | None:
     then_number = _SUFFIX_THEN_NUMBER.search(name)
     if then_number:
         name = name[: then_number.end()]
-    # Keep ", LLC" / ", Inc." / ", L.P." style suffix chunks; stop at anything else.
-    chunks = name.split(",")
-    kept = [chunks[0]]
-    for chunk in chunks[1:]:
-        if not _LEGAL_SUFFIX.match(chunk):
-            break
-        kept.append(chunk)
-    name = ",".join(kept)
+    # "Smith, Jones & Partners LLP" ends in a legal form: keep it whole. Otherwise keep
+    # ", LLC" / ", Inc." style chunks and stop at anything else ("ACME INC., JANE DOE").
+    if not _ENDS_IN_LEGAL_FORM.search(name):
+        chunks = name.split(",")
+        kept = [chunks[0]]
+        for chunk in chunks[1:]:
+            if not _LEGAL_SUFFIX.match(chunk):
+                break
+            kept.append(chunk)
+        name = ",".join(kept)
     name = re.sub(r"(?i)^(?:the\s+)", "", " ".join(name.split())).strip(" ,;:\"'")
     if not (2 <= len(name) <= 100) or not re.search(r"[A-Za-z]{2}", name):
         return None
@@ -376,6 +382,26 @@ def _defined_terms(flat: FlatText, main: Agreement, sub: bool) -> dict[str, str]
 _SIGNS = re.compile(r"(?s)^[,.]?\s*(?:\([^()]{0,60}\)\s*)?(?:,?\s*an?\s[^.]{0,80}?)?\s*\bBy\b\s*:?")
 
 
+def _inside_longer_name(text: str, match: re.Match[str]) -> bool:
+    """ "Smith" inside "Smith, Jones & Partners LLP" or "Riverside Smith Co." is not "Smith"."""
+    after = text[match.end() : match.end() + 30]
+    before = text[max(0, match.start() - 30) : match.start()]
+    continues = re.match(r"(?:\s*,)?\s*(?:&|and\s)?\s*(?-i:[A-Z][A-Za-z]+)", after)
+    if continues and not _LEGAL_SUFFIX.match(after[: continues.end()].lstrip(", ")):
+        word = re.search(r"[A-Za-z]+$", after[: continues.end()])
+        if word and word.group(0).lower() not in _SENTENCE_WORDS:
+            return True
+    preceded = re.search(r"(?-i:[A-Z][A-Za-z]+)\s*$", before)
+    return bool(preceded and preceded.group(0).strip().lower() not in _SENTENCE_WORDS)
+
+
+# Capitalised words that follow or precede a name without being part of it.
+_SENTENCE_WORDS = frozenset(
+    "by the and as a an to of for in on at with shall will may landlord tenant lessor lessee "
+    "sublessor sublessee sublandlord subtenant name title its dated date between".split()
+)
+
+
 def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue]:
     """The name again elsewhere in the agreement (punctuation and case aside) confirms where
     it starts and ends: a mis-cut name is rarely restated. Above a "By:" line it is the
@@ -389,7 +415,9 @@ def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue
         spans = [c.start for c in cues if c.value == name]
         found: dict[str, Cue] = {}
         for match in pattern.finditer(flat.text, main.start, main.end):
-            if any(abs(match.start() - s) <= 20 for s in spans):
+            if any(abs(match.start() - s) <= 20 for s in spans) or _inside_longer_name(
+                flat.text, match
+            ):
                 continue
             signs = _SIGNS.match(flat.text[match.end() : match.end() + 160])
             source, weight = ("signature", SIGNATURE) if signs else ("restated", RESTATED)

@@ -61,8 +61,8 @@ _LENGTH_CLAUSES = (
 )
 _RENEWAL = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option\w*|additional|further|successive|holdover|"
-    r"hold\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|abate\w*|"
-    r"free|credit)\b"
+    r"holds?\s+over|holding\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|"
+    r"abate\w*|free|credit|guarant\w*|insurance|policy|warranty|license|loan|easement)\b"
 )
 _TERM_LABEL = re.compile(
     r"(?i)(?<![\w'])(?:(?:(?:initial|original|sub)?lease\s+|sublease\s+|initial\s+)?term"
@@ -168,7 +168,7 @@ def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
         for clause in pattern.finditer(text, main.start, main.end):
             duration_end = clause.end("duration")
             context = (
-                _sentence_before(text, clause.start(), 30)
+                _sentence_before(text, clause.start(), 120)
                 + text[clause.start() : duration_end + 15]
             )
             if _RENEWAL.search(context):

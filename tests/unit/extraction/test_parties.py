@@ -182,3 +182,20 @@ def test_ocr_text_lowers_confidence() -> None:
 )
 def test_same_party(a: str, b: str, same: bool) -> None:
     assert same_party(a, b) is same
+
+
+def test_a_name_with_commas_that_ends_in_a_legal_form_is_kept_whole() -> None:
+    text = (
+        "THIS LEASE is made by and between Smith, Jones & Partners LLP, a New York limited "
+        'liability partnership ("Landlord") and Vale Inc. ("Tenant").' + FILLER
+    )
+    assert parties(text)["landlord"][0] == "Smith, Jones & Partners LLP"
+
+
+def test_a_restatement_inside_a_longer_name_does_not_count() -> None:
+    text = (
+        'THIS LEASE is made by and between Riverside Partners ("Landlord") and Vale Inc. '
+        '("Tenant").' + FILLER + " Riverside Partners Holdings Group shall manage the building."
+    )
+    (landlord,) = [f for f in extract_parties(document(text)) if f.name == "landlord"]
+    assert landlord.notes == ["single cue: preamble"]

@@ -141,3 +141,14 @@ def test_a_rent_schedule_running_from_month_one_confirms_the_term() -> None:
     value, confidence = term(text)["term_months"]
     assert value == "36"
     assert confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "If Tenant holds over, the tenancy shall be for a term of one (1) month at a time.",
+        "The term of the Letter of Credit shall be one (1) year, renewed annually.",
+    ],
+)
+def test_holdover_and_instrument_terms_are_not_the_lease_term(clause: str) -> None:
+    assert "term_months" not in term(clause)
