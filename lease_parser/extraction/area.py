@@ -17,16 +17,21 @@ import re
 from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
+from lease_parser.extraction.numbers import NUMBER_WORDS
 
 _AREA = re.compile(
-    r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\s*"
+    r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\)?\s*"
     r"(?:\(\s*\d[\d,]*\s*\)\s*)?"
     r"(?P<adj>(?:net\s+)?(?:rentable|usable|leasable|gross\s+leasable|gross)\s+)?"
     r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
     r"(?P<of>\s+of\s+(?:(?:rentable|usable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
 )
 _PREMISES_WORD = r"(?:(?:sub)?leased\s+|demised\s+|sub-?lease\s+)?premises\b"
-_APPROX = r"(?:(?:a\s+total\s+of|approximately|about|initially|some)\s+)*"
+# Qualifiers before a figure, and the figure spelled out before it ("eight thousand (8,000)").
+_APPROX = (
+    rf"(?:(?:a\s+total\s+of|approximately|about|initially|some)\s+)*"
+    rf"(?:{NUMBER_WORDS}\s*\(\s*)?"
+)
 # The premises as the subject of the area: "the Premises ... containing approximately N".
 _DIRECT = re.compile(
     rf"(?i)(?:{_PREMISES_WORD}[^.;]{{0,120}}?\b(?:is|are|shall\s+be|be|(?:is|be)\s+deemed\s+to\s+be|"
@@ -55,7 +60,7 @@ _RATIO = re.compile(
     r"(?i)(?:\bper|\beach|\bevery|\bfor\s+each|\bup\s+to|\bnot\s+(?:to\s+)?exceed(?:ing)?|"
     r"\bminimum(?:\s+size)?\s+of|\bmaximum\s+of|\bin\s+excess\s+of|\bless\s+than|\bmore\s+than|"
     r"\badditional|\bremaining|\bexcept(?:\s+for)?|\bexcluding|\bother\s+than|\bx)\s*"
-    r"(?:approximately\s+)?$"
+    rf"{_APPROX}$"
 )
 _LABEL_BEFORE = re.compile(
     r"(?i)(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)\s+of\s+"

@@ -49,9 +49,10 @@ _PERCENT = (
 )
 # The percent must be what the share is, not a cap on how it may change.
 _LINK = (
+    r"(?:\s+of\s+(?:the\s+)?[\w-]+\s*:?\s*(?=\d)|"  # "Tenant's Pro Rata Share of Building 47.12%"
     r"(?:\s+of\s+[\w\s,']{0,60}?)?(?:\s*:|\s+(?:is|shall\s+(?:be|mean|equal)|equals?|will\s+be)"
     r"(?:\s+(?:estimated|deemed|stipulated|agreed)\s(?:[^.;%]|\.(?=\d)){0,60}?\b(?:as|at|to\s+be))?)\s*"
-    r"(?:approximately\s+)?"
+    r"(?:approximately\s+)?)"
 )
 _SHARE = re.compile(rf"(?i)\b{_SHARE_LABEL}\b(?P<between>{_LINK})(?<![\d.]){_PERCENT}")
 _RATIO = re.compile(
@@ -69,8 +70,8 @@ def cam_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     lo, hi = span
     text = flat.text
     cues = []
-    for raw in find_money(text[lo:hi]):
-        start, end = raw.start + lo, raw.end + lo
+    for raw in find_money(text, lo, hi):
+        start, end = raw.start, raw.end
         lead = text[sentence_start(text, start, lo) : start]
         tail = sentence_tail(text, end, hi)
         if _AGGREGATE.search(lead):

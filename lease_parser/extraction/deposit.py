@@ -64,23 +64,12 @@ NONE_SENTENCE_WEIGHT = 0.55
 _SUMMARY_GAP = 12
 
 
-def _shifted(mention: MoneyMention, offset: int) -> MoneyMention:
-    return MoneyMention(
-        mention.amount,
-        mention.start + offset,
-        mention.end + offset,
-        mention.words_agree,
-        mention.currency,
-        mention.per,
-    )
-
-
 def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[str, float] | None:
     """(source, weight) when ``mention`` is stated as the deposit; None otherwise."""
     lo, hi = span
     lead_start = sentence_start(text, mention.start, lo)
     lead = text[lead_start : mention.start]
-    if _CONTINGENT.search(lead) or mention.per in (Per.MONTH, Per.YEAR, Per.SQFT):
+    if _CONTINGENT.search(lead) or mention.per is not Per.NONE:
         return None
     tail = sentence_tail(text, mention.end, hi)
     named = named_after(tail, r"security\s+deposit\b|deposit\b|security\b") or _DEFINED_AS.match(
@@ -112,8 +101,7 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     text = flat.text
     cues: list[Cue] = []
     contingent: set[Decimal] = set()
-    for raw in find_money(text[lo:hi]):
-        mention = _shifted(raw, lo)
+    for mention in find_money(text, lo, hi):
         found = _reading(text, mention, span)
         if found is None:
             lead = text[sentence_start(text, mention.start, lo) : mention.start]

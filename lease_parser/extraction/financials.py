@@ -63,7 +63,9 @@ def _rent_fields(
     table_evidence(find_rent_tables(flat.text, span), areas, evidence, flat.text)
     clause_evidence(flat, span, evidence)
     cross_check(evidence, areas)
-    area.extend(evidence.area)
+    # Rent arithmetic supports an area the lease states for the premises, never adds one:
+    # a schedule may price a part of the premises for some months.
+    area.extend(c for c in evidence.area if Decimal(c.value) in areas)
     out = []
     for name, cues in (
         ("base_rent_monthly", evidence.monthly),

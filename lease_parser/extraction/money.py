@@ -70,8 +70,13 @@ class Per(StrEnum):
 
     MONTH = "month"
     YEAR = "year"
-    SQFT = "sqft"
+    SQFT = "sqft"  # per square foot per year (the usual way to state a rate)
+    SQFT_MONTH = "sqft_month"  # per square foot per month
     NONE = "none"
+
+    @property
+    def per_foot(self) -> bool:
+        return self in (Per.SQFT, Per.SQFT_MONTH)
 
 
 @dataclass(frozen=True)
@@ -103,11 +108,14 @@ def _spelled_near(text: str, start: int, end: int) -> tuple[str | None, int, int
 def unit_after(text: str, end: int) -> Per:
     """Per square foot, per month, per year or none, from the words following a figure."""
     tail = text[end : end + _UNIT_WINDOW]
-    # "per rentable square foot per annum" is a rate per foot whatever follows.
-    if _PER_SQFT.match(tail):
-        return Per.SQFT
-    if _PER_MONTH.match(tail):
-        return Per.MONTH
+    per_foot = _PER_SQFT.match(tail)
+    if per_foot:
+        monthly = _PER_MONTH.match(tail[per_foot.end() :])
+        return Per.SQFT_MONTH if monthly else Per.SQFT
+    per_month = _PER_MONTH.match(tail)
+    if per_month:
+        # "$1.25 per month per square foot"
+        return Per.SQFT_MONTH if _PER_SQFT.match(tail[per_month.end() :]) else Per.MONTH
     per_year = _PER_YEAR.match(tail)
     if per_year:
         # "per annum per rentable square foot" is a rate too.
@@ -115,10 +123,11 @@ def unit_after(text: str, end: int) -> Per:
     return Per.NONE
 
 
-def find_money(text: str) -> list[MoneyMention]:
-    """Every amount written with a currency marker, with words/figures agreement and unit."""
+def find_money(text: str, start: int = 0, end: int | None = None) -> list[MoneyMention]:
+    """Every amount written with a currency marker in ``text[start:end]``, with words/figures
+    agreement and unit; spans are offsets into ``text``."""
     found = []
-    for match in FIGURE.finditer(text):
+    for match in FIGURE.finditer(text, start, len(text) if end is None else end):
         figure = parse_figure(match.group("fig"))
         if figure is None:
             continue

@@ -120,8 +120,6 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     if tail is not None and _OTHER.fullmatch(tail.group("what")):
         return None
     unit = _unit(text, mention, label, lead)
-    if unit in (Per.SQFT, Per.NONE) and mention.per is Per.SQFT:
-        return None
     gap = lead[label.end() :]
     summary = len(gap) <= _SUMMARY_GAP and re.fullmatch(r"[\s:.\-–]*(?:\([^)]*\)\s*)?", gap)
     source, weight = (
@@ -141,22 +139,15 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
     """Cues from rent clauses and summary lines; unit-less amounts support equal values."""
     lo, hi = span
     unitless: list[Cue] = []
-    for mention in find_money(flat.text[lo:hi]):
-        mention = MoneyMention(
-            mention.amount,
-            mention.start + lo,
-            mention.end + lo,
-            mention.words_agree,
-            mention.currency,
-            mention.per,
-        )
+    for mention in find_money(flat.text, lo, hi):
         inside = any(a <= mention.start < b for a, b in evidence.table_spans)
         found = None if inside else _clause_cue(flat.text, mention, lo, hi)
         if found is None:
             continue
         unit, cue = found
-        if unit is Per.SQFT:
-            evidence.rates.append((mention.amount, mention.start, mention.end))
+        if unit.per_foot:
+            annual = mention.amount * 12 if unit is Per.SQFT_MONTH else mention.amount
+            evidence.rates.append((annual, mention.start, mention.end))
             continue
         if mention.words_agree is False:
             evidence.disagreeing_words.add(cue.value)

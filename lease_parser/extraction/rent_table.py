@@ -250,8 +250,13 @@ def twelve_times(monthly: Decimal, annual: Decimal) -> str | None:
     return None
 
 
+def annual_rate(rate: Amount) -> Decimal:
+    """A rate per foot per year; "$0.65 monthly" per foot is $7.80 a year."""
+    return rate.value * 12 if rate.per in (Per.SQFT_MONTH, Per.MONTH) else rate.value
+
+
 def _rate_fits(rate: Decimal, area: Decimal, rent: Decimal, months: int) -> bool:
-    """``rate`` per foot per year × ``area`` / ``months``-per-payment ≈ ``rent``."""
+    """``rate`` per foot per year × ``area`` × ``months`` / 12 ≈ ``rent``."""
     tolerance = RATE_ROUNDING * area * months / 12 + Decimal("0.01")
     return abs(rate * area * months / 12 - rent) <= tolerance
 
@@ -287,7 +292,7 @@ def _pairs(amounts: list[Amount]) -> tuple[Amount, Amount, str] | None:
 
 
 def _is_rate(amount: Amount, others: list[Amount]) -> bool:
-    if amount.per is Per.SQFT:
+    if amount.per.per_foot:
         return True
     small = 0 < amount.value < 500
     return small and any(o.value >= RATE_RATIO * amount.value for o in others)
@@ -309,7 +314,7 @@ def read_row(row: Row, table: RentTable, areas: list[Decimal]) -> RowReading:
                 for months, role in ((12, "annual"), (1, "monthly")):
                     if getattr(reading, role) not in (None, rent):
                         continue
-                    if _rate_fits(rate.value, area[0], rent.value, months):
+                    if _rate_fits(annual_rate(rate), area[0], rent.value, months):
                         setattr(reading, role, rent)
                         reading.rate, reading.area = rate, area
                         reading.checks["rate × area"] = "exact"

@@ -23,6 +23,7 @@ from lease_parser.extraction.rent_table import (
     Amount,
     RentTable,
     Row,
+    annual_rate,
     marker_period,
     monthly_annual_pairs,
     read_row,
@@ -82,7 +83,7 @@ def _step(
         "end": end.isoformat() if isinstance(end, dt.date) else end,
         "monthly": str(monthly.value) if monthly else None,
         "annual": str(annual.value) if annual else None,
-        "per_sqft_annual": str(rate.value) if rate else None,
+        "per_sqft_annual": str(annual_rate(rate)) if rate else None,
     }
 
 

@@ -94,3 +94,28 @@ def test_two_different_premises_areas_are_a_conflict() -> None:
     )["rentable_sqft"]
     assert raw.confidence <= 0.6
     assert any("conflict" in note for note in raw.notes)
+
+
+def test_an_area_spelled_out_before_its_figure() -> None:
+    assert (
+        area(
+            "The Premises shall consist of approximately eight thousand five hundred (8,500) "
+            "rentable square feet of office space."
+        )
+        == "8500"
+    )
+
+
+def test_an_area_a_rent_schedule_prices_is_not_thereby_the_premises() -> None:
+    fields = by_name(
+        extract_financials(
+            document(
+                "Rentable Area of Premises 50,000 square feet",
+                "EXHIBIT H BASE RENT Months Per Rentable Square Foot Square Feet Total Monthly "
+                "1-6 $0.65 monthly 40,000 $ 26,000.00 7-12 $0.70 monthly 50,000 $ 35,000.00 "
+                "Notes: (a) The square footage used in this table is for computation only.",
+            )
+        )
+    )
+    assert fields["rentable_sqft"].value == "50000"
+    assert not any("conflict" in note for note in fields["rentable_sqft"].notes)

@@ -58,6 +58,7 @@ def test_not_cam(text: str) -> None:
             "8.92",
         ),
         ("Tenant's pro rata share of Operating Expenses shall be forty percent (40%).", "40"),
+        ("Tenant's Pro Rata Share of Building 47.12%", "47.12"),
     ],
 )
 def test_share(text: str, expected: str) -> None:

@@ -249,3 +249,19 @@ def test_a_renewal_term_schedule_is_not_the_initial_rent() -> None:
         "and otherwise on the terms of this Lease as provided herein."
     )
     assert fields == {}
+
+
+MONTHLY_RATE_TABLE = """EXHIBIT H
+BASE RENT
+Months Per Rentable Square Foot Square Feet Total Monthly
+1-6 $0.00 monthly 40,000 * $ 0.00
+7-12 $0.65 monthly 40,000 * $ 26,000.00
+13-24 $0.70 monthly 50,000 $ 35,000.00
+Notes: (a) The square footage used in this table is for computation of Base Rent only."""
+
+
+def test_a_rate_per_foot_per_month_prices_the_monthly_rent() -> None:
+    fields = rent(MONTHLY_RATE_TABLE)
+    assert fields["base_rent_monthly"].value == "26000.00"
+    assert "base_rent_annual" not in fields
+    assert "rate × area" in " ".join(fields["base_rent_monthly"].notes)
