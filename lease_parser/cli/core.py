@@ -7,8 +7,14 @@ from pathlib import Path
 import click
 
 from lease_parser.abstract import abstract_document
-from lease_parser.cli._common import json_option, print_json, settings_from_env
-from lease_parser.evaluation import DocumentOutcome, EvalReport, evaluate_directory, load_labels
+from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.evaluation import (
+    DocumentOutcome,
+    EvalReport,
+    evaluate_directory,
+    load_labels,
+    unmet_targets,
+)
 from lease_parser.model import CORE_FIELDS, AbstractionResult, result_json
 
 
@@ -79,6 +85,12 @@ def _print_report(report: EvalReport) -> None:
         f"  ({committed} of {len(report.outcomes)} committed)"
     )
     click.echo(f"review rate               {_fmt(report.review_rate())}")
+    wrong = {m.document for m in report.mistakes}
+    click.echo("\ndocuments (route, aggregate confidence, kind, scored fields all right):")
+    for o in report.outcomes:
+        route = o.route + (f" ({o.reason})" if o.reason else "")
+        ok = "-" if o.name in report.unlabelled else ("no" if o.name in wrong else "yes")
+        click.echo(f"  {o.name:45} {route:26} {o.confidence:.2f}  {o.kind or '-':9} {ok}")
     click.echo("\nmistakes (document, field, kind, predicted | expected, confidence, page):")
     for m in report.mistakes:
         click.echo(
@@ -106,8 +118,16 @@ def _print_report(report: EvalReport) -> None:
     default=None,
     help="Keep parsed (and OCR'd) documents here, keyed by content hash, to skip re-parsing.",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1 unless precision at gate >= 0.97, auto-commit precision >= 0.95 and "
+    "recall at gate >= 0.60 (core fields).",
+)
 @json_option
-def evaluate(directory: Path, labels_path: Path, cache_dir: Path | None, as_json: bool) -> None:
+def evaluate(
+    directory: Path, labels_path: Path, cache_dir: Path | None, check: bool, as_json: bool
+) -> None:
     """Abstract every document in DIRECTORY in this process and score it against labels."""
     settings = settings_from_env()
     try:
@@ -127,3 +147,6 @@ def evaluate(directory: Path, labels_path: Path, cache_dir: Path | None, as_json
         print_json(report.to_json())
     else:
         _print_report(report)
+    unmet = unmet_targets(report)
+    if check and unmet:
+        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED)

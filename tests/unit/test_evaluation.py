@@ -24,6 +24,7 @@ from lease_parser.evaluation import (
     score_outcomes,
     strings_match,
     token_set_similarity,
+    unmet_targets,
     values_match,
 )
 from lease_parser.model import Money
@@ -246,3 +247,34 @@ def test_load_labels_rejects_wrong_shape(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     with pytest.raises(ValueError, match="expected"):
         load_labels(path)
+
+
+def test_unmet_targets_names_each_missed_target() -> None:
+    labels = {"a.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc"}}
+    right = score_outcomes(
+        [_outcome("a.pdf", "committed", landlord=("Acme", 0.9), tenant=("Beta", 0.9))],
+        labels,
+        GATE,
+    )
+    assert unmet_targets(right) == []
+    wrong = score_outcomes(
+        [_outcome("a.pdf", "review", landlord=("Acme", 0.9), tenant=("Zeta", 0.9))], labels, GATE
+    )
+    missed = unmet_targets(wrong)
+    assert [m.split()[0] for m in missed] == [
+        "precision_at_gate",
+        "auto_commit_precision",
+        "recall_at_gate",
+    ]
+    assert "auto_commit_precision - <" in missed[1]  # nothing committed: not measurable
+
+
+def test_eval_check_exits_1_under_target(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    _lease_pdf(corpus / "a.pdf")
+    labels = corpus / "labels.json"
+    labels.write_text(json.dumps({"a.pdf": {"landlord": "Somebody Else LLC"}}))
+    result = CliRunner().invoke(cli, ["eval", str(corpus), "--labels", str(labels), "--check"])
+    assert result.exit_code == 1
+    assert "targets not met" in result.output
