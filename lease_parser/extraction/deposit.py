@@ -55,7 +55,8 @@ _NONE = re.compile(
 AMOUNT_WEIGHT = 0.6
 DEPOSIT_WORD_WEIGHT = 0.45
 LETTER_WEIGHT = 0.4
-SUMMARY_WEIGHT = 0.45
+# "Security Deposit: $X" on a summary page names the deposit as plainly as a clause does.
+SUMMARY_WEIGHT = 0.6
 NAMED_AFTER_WEIGHT = 0.45
 # Words that agree with figures make a misread figure very unlikely.
 WORDS_WEIGHT = 0.52

@@ -36,7 +36,7 @@ _BASE_LABEL = (
     rf"\b(?:{_QUALIFIER}\s+){{1,3}}(?:rent|rental)(?:\s+installments?)?\b"
     r"|\brent(?:al)?\s+(?:rate|amount|payments?|installments?)\b"
     r"|\brent\b(?!\s+(?:commencement|abatement|credit|holiday|free))"
-    r"|\bmonthly\s+installments?\b|\binstallments\b"
+    r"|\bmonthly\s+installments?\b|\binstallments\b|\b(?:shall|will|agrees?\s+to)\s+pay\b"
 )
 _OTHER_LABEL = (
     r"\b(?:additional|percentage|holdover|overage|prepaid|advance|total|market|parking|storage|"
@@ -125,8 +125,8 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     source, weight = (
         ("rent summary line", SUMMARY_WEIGHT) if summary else ("rent clause", CLAUSE_WEIGHT)
     )
-    if label.group(0).lower() in ("rent", "installments"):
-        weight -= 0.1  # an unqualified "rent" is weaker than "Base Rent"
+    if re.fullmatch(r"(?i)rent|installments|(?:shall|will|agrees?\s+to)\s+pay", label.group(0)):
+        weight -= 0.15  # "rent" or "shall pay $X per month" alone is weaker than "Base Rent"
     value = f"{mention.amount:.2f}"
     return unit, Cue(value, mention.start, mention.end, source, weight)
 

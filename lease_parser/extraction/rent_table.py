@@ -60,6 +60,8 @@ HEADER_CHARS = 450
 GAP_WORDS = 6
 _MONTHLY_WORD = re.compile(r"(?i)\bmonth(?:ly)?\b|\bper\s+mo\b")
 _ANNUAL_WORD = re.compile(r"(?i)\bannual(?:ized|ly)?\b|\byearly\b|\bper\s+(?:annum|year)\b")
+_YEARS_HEADER = re.compile(r"(?i)\byears?\b")
+_MONTHS_HEADER = re.compile(r"(?i)\bmonths?\b")
 _RATE_HEADER = re.compile(
     r"(?i)\b(?:rate|psf|p/s/f|per\s+(?:rentable\s+)?(?:square\s+foot|sq|rsf|sf))"
 )
@@ -100,6 +102,11 @@ class RentTable:
     @property
     def names_rate(self) -> bool:
         return bool(_RATE_HEADER.search(self.header))
+
+    @property
+    def counts_years(self) -> bool:
+        """Bare row numbers ("1-3") count lease years when the heading says years, not months."""
+        return bool(_YEARS_HEADER.search(self.header)) and not _MONTHS_HEADER.search(self.header)
 
 
 def _gap_breaks(gap: str) -> bool:
@@ -190,8 +197,11 @@ def find_rent_tables(text: str, span: tuple[int, int]) -> list[RentTable]:
 # ---------------------------------------------------------------- periods
 
 
-def marker_period(marker: re.Match[str]) -> tuple[int | dt.date | None, int | dt.date | None]:
-    """The start and end a period marker names: month numbers or dates."""
+def marker_period(
+    marker: re.Match[str], years: bool = False
+) -> tuple[int | dt.date | None, int | dt.date | None]:
+    """The start and end a period marker names: month numbers or dates. ``years``: bare
+    numbers count lease years (the schedule's heading says so)."""
     if marker.group("months"):
         first = int(marker.group("m1"))
         return first, int(marker.group("m2")) if marker.group("m2") else first
@@ -205,7 +215,8 @@ def marker_period(marker: re.Match[str]) -> tuple[int | dt.date | None, int | dt
         start = parse_date(marker.group("d1")) if marker.group("d1") else None
         return start, parse_date(marker.group("d2"))
     if marker.group("bare"):
-        return int(marker.group("b1")), int(marker.group("b2"))
+        first, last = int(marker.group("b1")), int(marker.group("b2"))
+        return (12 * (first - 1) + 1, 12 * last) if years else (first, last)
     year = ordinal_value(marker.group("ordinal").split()[0]) if marker.group("ordinal") else None
     if year is None and marker.group("small"):
         year = int(marker.group("small"))

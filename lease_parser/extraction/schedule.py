@@ -75,9 +75,13 @@ def _best_marker(row: Row) -> re.Match[str] | None:
 
 
 def _step(
-    marker: re.Match[str] | None, monthly: Amount | None, annual: Amount | None, rate: Amount | None
+    table: RentTable,
+    marker: re.Match[str] | None,
+    monthly: Amount | None,
+    annual: Amount | None,
+    rate: Amount | None,
 ) -> dict[str, Any]:
-    start, end = marker_period(marker) if marker else (None, None)
+    start, end = marker_period(marker, table.counts_years) if marker else (None, None)
     return {
         "start": start.isoformat() if isinstance(start, dt.date) else start,
         "end": end.isoformat() if isinstance(end, dt.date) else end,
@@ -97,7 +101,9 @@ def _row_steps(row: Row, table: RentTable, areas: list[Decimal]) -> list[dict[st
             return []
         zero = row.amounts[0]
         monthly = zero if table.names_monthly or not table.names_annual else None
-        return [_step(_best_marker(row), monthly, zero if table.names_annual else None, None)]
+        return [
+            _step(table, _best_marker(row), monthly, zero if table.names_annual else None, None)
+        ]
     leaves = [m for m in row.markers if _marker_kind(m) in ("months", "bare", "range")]
     pairs = monthly_annual_pairs(row.amounts)
     if len(leaves) >= 2 and len(pairs) == len(leaves):
@@ -105,8 +111,10 @@ def _row_steps(row: Row, table: RentTable, areas: list[Decimal]) -> list[dict[st
         rates: list[Amount | None] = (
             list(small) if len(small) == len(pairs) else [None] * len(pairs)
         )
-        return [_step(m, *pair, rate) for m, pair, rate in zip(leaves, pairs, rates, strict=True)]
-    return [_step(_best_marker(row), reading.monthly, reading.annual, reading.rate)]
+        return [
+            _step(table, m, *pair, rate) for m, pair, rate in zip(leaves, pairs, rates, strict=True)
+        ]
+    return [_step(table, _best_marker(row), reading.monthly, reading.annual, reading.rate)]
 
 
 def schedule_steps(table: RentTable, areas: list[Decimal], text: str) -> list[dict[str, Any]]:

@@ -100,3 +100,13 @@ def test_none_and_a_letter_of_credit_conflict() -> None:
     )
     assert raw is not None
     assert raw.confidence <= 0.6
+
+
+def test_a_summary_line_in_words_and_figures_passes_the_gate() -> None:
+    raw = deposit(
+        "Security Deposit: Five Hundred Thousand and 00/100 ($500,000.00) Dollars, subject to "
+        "reduction in accordance with Section 16.26"
+    )
+    assert raw is not None
+    assert raw.value == "500000.00"
+    assert raw.confidence >= 0.8

@@ -265,3 +265,17 @@ def test_a_rate_per_foot_per_month_prices_the_monthly_rent() -> None:
     assert fields["base_rent_monthly"].value == "26000.00"
     assert "base_rent_annual" not in fields
     assert "rate × area" in " ".join(fields["base_rent_monthly"].notes)
+
+
+def test_a_bare_payment_per_month_is_a_weak_monthly_rent() -> None:
+    fields = rent(
+        "The Sublessor shall provide the Subtenant with the use of Suite 200A for one year. "
+        "The Subtenant shall pay the Sublessor $1,800 per month plus the cost of separately "
+        "metered utilities."
+    )
+    assert fields["base_rent_monthly"].value == "1800.00"
+    assert fields["base_rent_monthly"].confidence < 0.5
+
+
+def test_a_payment_for_something_else_is_not_rent() -> None:
+    assert rent("Tenant shall pay $75.00 per month for each reserved parking space.") == {}

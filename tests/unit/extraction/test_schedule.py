@@ -127,3 +127,12 @@ def test_flat_rent_has_no_escalation_from_steps() -> None:
 )
 def test_escalation_clauses(text: str, expected: dict[str, Any]) -> None:
     assert fields(text)["escalation"] == expected
+
+
+def test_bare_rows_count_lease_years_when_the_heading_says_so() -> None:
+    out = fields(
+        "Annual Fixed Rent: Lease Year Rent psf Annual Fixed Rent Monthly Payment "
+        "1-3 $ 34.00 $ 340,000.00 $ 28,333.33 4-6 $ 36.00 $ 360,000.00 $ 30,000.00 "
+        "Tenant Electricity: See Section 5.2 of this Lease for the electricity charges."
+    )
+    assert [(s["start"], s["end"]) for s in out["rent_schedule"]] == [(1, 36), (37, 72)]
