@@ -53,7 +53,7 @@ _NOT_CITY = (
     r"Exhibit|Attention|Attn|Telephone|Phone|The|This|Such|Said|County)\b"
 )
 _TAIL = re.compile(
-    rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
+    rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|Apt\.?|Apartment|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
     (?:,?\s*(?:in\s+the\s+)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
        (?P<city>(?!{_NOT_CITY})[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
     (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
@@ -62,14 +62,15 @@ _TAIL = re.compile(
     re.VERBOSE,
 )
 _SUITE = re.compile(
-    r"\b(?:Suite|Ste\.?|Unit)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
+    r"\b(?:Suite|Ste\.?|Unit|Apt\.?|Apartment)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
     r"(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)[A-Z0-9-]*\d[A-Z0-9-]*)*)"
 )
 # "1.5 Premises. Suite No. 205 on the 2nd floor", "SUBLEASE SPACE: Suite No. 437",
 # "Premises: Suite No. 100, 400, and 500": the suite the premises description names.
 _PREMISES_SUITE = re.compile(
     r"(?i)\b(?:premises|sublease\s+space|subleased\s+premises|leased\s+space)\b[^.;]{0,40}?"
-    r"(?:[:.]\s*|\b(?:known\s+as|being|consisting\s+of|identified\s+as)\s+)(?=(?-i:Suite|Ste|Unit))"
+    r"(?:[:.]\s*|\b(?:known\s+as|being|consisting\s+of|identified\s+as)\s+)"
+    r"(?=(?-i:Suite|Ste|Unit|Apt|Apartment))"
 )
 _CITY_BEFORE = re.compile(r"\bCity\s+of\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})")
 _STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{_STATES})\b")

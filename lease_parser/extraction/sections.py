@@ -42,8 +42,7 @@ _ANCILLARY = re.compile(
     r"recognition|memorandum|certificate|letter\s+of\s+credit|declaration|confirmation)\b"
 )
 _AMENDMENT_TITLE = re.compile(
-    r"(?i)\b(?:amendment|addendum|modification|extension\s+agreement|renewal\s+(?:letter|"
-    r"agreement)|letter\s+agreement)\b"
+    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement)\b"
 )
 # How far back from an opener its own title and heading may sit.
 _HEADING_BACK = 160

@@ -73,3 +73,15 @@ def test_a_partly_filled_lease_is_not_a_form() -> None:
         '("Lessor") and __Kite Co______ ("Lessee"). Rent shall be $______ per month. ' + FILLER
     )
     assert classify_document(document(text)) is DocumentKind.LEASE
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["LEASE EXTENSION AGREEMENT", "RENEWAL OF LEASE", "LEASE MODIFICATION AGREEMENT", "ADDENDUM"],
+)
+def test_amendment_titles(title: str) -> None:
+    text = (
+        f"THIS {title} is made as of June 1, 2012, by and between Alder Realty LLC "
+        '("Landlord") and Birch Goods Inc. ("Tenant"). '
+    )
+    assert classify_document(document(text + FILLER)) is DocumentKind.AMENDMENT

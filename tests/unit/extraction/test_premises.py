@@ -129,3 +129,12 @@ def test_street_key_spells_one_way(a: str, b: str) -> None:
 )
 def test_street_addresses(text: str, streets: list[str]) -> None:
     assert [m.group(0) for m in STREET.finditer(text)] == streets
+
+
+def test_residential_apartment() -> None:
+    text = (
+        "This Residential Lease Agreement is made on January 5, 2021 between John Smith "
+        '("Landlord") and Jane Doe ("Tenant"). Landlord rents to Tenant the property located at '
+        '123 Main St, Apt 4B, Springfield, IL 62701 (the "Premises").' + FILLER
+    )
+    assert premises(text)[0] == "123 Main St, Apt 4B, Springfield, IL 62701"
