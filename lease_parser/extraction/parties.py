@@ -22,60 +22,36 @@ import re
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.flat import FlatText, flat_text
-from lease_parser.extraction.kind import PLACEHOLDER
+from lease_parser.extraction.names import (
+    ROLE,
+    SUB_LANDLORD,
+    SUB_TENANT,
+    inside_longer_name,
+    legal_name,
+    looks_like_name,
+    same_party,
+)
 from lease_parser.extraction.sections import Agreement, labelled_values, primary_agreement
 from lease_parser.parsing.base import Document
 
-_SUB_LANDLORD = r"Sub-?landlord|Sub-?lessor|Sublandlord|Sublessor"
-_SUB_TENANT = r"Sub-?tenant|Sub-?lessee|Subtenant|Sublessee"
-_ROLE = rf"{_SUB_LANDLORD}|{_SUB_TENANT}|Landlord|Lessor|Tenant|Lessee"
-_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{_SUB_LANDLORD}|Landlord|Lessor)$")
-_SUB_ROLES = re.compile(rf"(?i)^(?:{_SUB_LANDLORD}|{_SUB_TENANT})$")
+_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|Landlord|Lessor)$")
+_SUB_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{SUB_TENANT})$")
 
 # ("Landlord"), (hereinafter referred to as "Lessor"), (collectively, "Landlord"),
 # ("Sublessor" or "Sublandlord"), ("the Tenant"), and the unbalanced 'hereinafter "Sublessee")'.
 _MARKER = re.compile(
-    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{_ROLE})\s*[",]?
+    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{ROLE})\s*[",]?
     [^()]{{0,60}}\)
-    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{_ROLE})[",.]""",
+    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{ROLE})[",.]""",
     re.IGNORECASE | re.VERBOSE,
 )
 # Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
-_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{_ROLE})\b", re.IGNORECASE)
+_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b", re.IGNORECASE)
 _BETWEEN = re.compile(r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:]*")
 _PREAMBLE_CHARS = 1500
 _PREAMBLE_END = re.compile(r"(?i)\b(?:witnesseth|recitals|whereas|background)\b")
 _COVER_CHARS = 1500
 
-# Where an entity's description begins: ", a Delaware corporation", ", having an address".
-_DESCRIPTION = re.compile(
-    r"""(?ix)
-    ,?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,5}?(?:corporation|company|partnership|trust|association|
-        individual|limited|general|public|municipal|body|entity|national|banking|sole|
-        organization|cooperative|llc|l\.l\.c\.|lp|l\.p\.|reit)\b
-    |,?\s+(?:having|whose|with\s+(?:its|an|a)\s|located|residing|doing\s+business|acting|
-        by\s+and\s+through|as\s+(?:landlord|tenant|lessor|lessee|sub|tenants\s+in|its|the|
-        successor|trustee|agent|nominee)|organized|authorized|formerly|now\s+known)\b
-    |,?\s+d/?b/?a\b|,?\s+f/?k/?a\b
-    |,\s+of\s+(?:\d|suite|the\s+(?:city|county|state))
-    |,\s+\d{1,6}\s+[A-Z]
-    |(?<=\S)\s+\d{2,6}\s+(?:[NSEW]\.?\s+)?[A-Z][a-z]+
-    |\s+By\b\s*:?\s*(?:/s/|_|[A-Z])|\s*/s/
-    |\s*[(\[]""",
-)
-_LEGAL_SUFFIX = re.compile(
-    r"(?i)^\s*(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|"
-    r"corp|corporation|co|company|plc|pllc|p\.?c|n\.?a|pty\.?\s+ltd|s\.?a|gmbh|ag)\.?\s*$"
-)
-_ENDS_IN_LEGAL_FORM = re.compile(
-    r"(?i)\b(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|corp|"
-    r"corporation|company|plc|pllc|pty\.?\s+ltd)\.?\s*$"
-)
-_SUFFIX_THEN_NUMBER = re.compile(r"(?i)\b(?:llc|inc|company|corporation|ltd|l\.p|corp)\.?(?=\s+\d)")
-_NOT_A_NAME = re.compile(
-    rf"(?i)^(?:as\s+(?:listed|set|stated|defined|shown)|see\b|same\b|per\b|refer|n/?a\b|none\b|"
-    rf"tbd\b|to\s+be\b|the\s+(?:party|parties|person|undersigned)\b|(?:{_ROLE})\b\s*$)"
-)
 _CO_PARTY = re.compile(
     r"\band\s+(?P<name>(?:[A-Z0-9][\w.&'/-]*,?\s+){1,8}?(?:[A-Z][\w.&'-]*))\s*,?\s+(?:a|an)\s"
 )
@@ -99,35 +75,6 @@ COVER = 0.55
 SIGNATURE = 0.45
 NOTICE = 0.3
 RESTATED = 0.35
-
-
-def _entity(text: str) -> str | None:
-    """The legal name at the start of ``text``; None for blanks and placeholders."""
-    text = text.strip(" ,;:-\ufffe\"'")
-    text = re.sub(r"^_+|_+$", "", text).strip()
-    if not text or PLACEHOLDER.search(text[:80]):
-        return None
-    cut = _DESCRIPTION.search(text)
-    name = text[: cut.start()] if cut else text
-    then_number = _SUFFIX_THEN_NUMBER.search(name)
-    if then_number:
-        name = name[: then_number.end()]
-    # "Smith, Jones & Partners LLP" ends in a legal form: keep it whole. Otherwise keep
-    # ", LLC" / ", Inc." style chunks and stop at anything else ("ACME INC., JANE DOE").
-    if not _ENDS_IN_LEGAL_FORM.search(name):
-        chunks = name.split(",")
-        kept = [chunks[0]]
-        for chunk in chunks[1:]:
-            if not _LEGAL_SUFFIX.match(chunk):
-                break
-            kept.append(chunk)
-        name = ",".join(kept)
-    name = re.sub(r"(?i)^(?:the\s+)", "", " ".join(name.split())).strip(" ,;:\"'")
-    if not (2 <= len(name) <= 100) or not re.search(r"[A-Za-z]{2}", name):
-        return None
-    if _NOT_A_NAME.match(name) or not _looks_like_name(name):
-        return None
-    return name
 
 
 _LEAD = re.compile(
@@ -167,7 +114,7 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
         if first == len(tokens):
             return None
         start += tokens[first].start()
-    name = _entity(text[start:end])
+    name = legal_name(text[start:end])
     if name is None:
         return None
     found = text.find(name, start, end)
@@ -176,27 +123,6 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
 
 def _role_kind(role: str) -> str:
     return "landlord" if _LANDLORD_ROLES.match(role) else "tenant"
-
-
-def same_party(a: str, b: str) -> bool:
-    """Two spellings of one party: equal letters and digits once a legal suffix is dropped.
-
-    A joint name ("A, L.L.C. and B, L.L.C.") is the same party as either of its members:
-    a cover page or signature block naming one co-landlord supports the joint name.
-    """
-
-    def norm(s: str) -> str:
-        s = re.sub(
-            r"(?i)[,.\s]+(?:inc|llc|l\.?l\.?c|l\.?p|ltd|corp|corporation|co|company)\.?$", "", s
-        )
-        return re.sub(r"[^a-z0-9]", "", s.lower())
-
-    if norm(a) == norm(b):
-        return True
-    parts_a, parts_b = a.split(" and "), b.split(" and ")
-    if len(parts_a) == len(parts_b):
-        return False
-    return any(norm(x) == norm(y) for x in parts_a for y in parts_b)
 
 
 def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool, dict[str, str]]:
@@ -232,7 +158,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
         name = _with_co_parties(name, flat.text[offset : marker.end()])
         cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))
         alias = _ALIAS.search(flat.text, offset, marker.start())
-        trade_name = _entity(flat.text[alias.end() : marker.start()]) if alias else None
+        trade_name = legal_name(flat.text[alias.end() : marker.start()]) if alias else None
         if trade_name:
             aliases[trade_name] = name
     return cues, sub, aliases
@@ -244,7 +170,7 @@ def _with_co_parties(name: str, segment: str) -> str:
         return name
     names = [name]
     for match in _CO_PARTY.finditer(segment):
-        other = _entity(match.group("name"))
+        other = legal_name(match.group("name"))
         if other and not any(same_party(other, n) for n in names):
             names.append(other)
     return " and ".join(names)
@@ -275,7 +201,7 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 
 def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
-    roles = (_SUB_LANDLORD + "|" + _SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
     label = re.compile(
         rf"(?i)(?<![\w'])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:'s\s+name)?(?=\s*[:.])"
     )
@@ -293,7 +219,7 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
                 for c in cover
             ]
             continue
-        name = _entity(found.value)
+        name = legal_name(found.value)
         if name is None:
             continue
         after = flat.text[found.start + len(name) : found.end + 120]
@@ -309,32 +235,6 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     return cues
 
 
-_CONNECTORS = frozenset({"of", "and", "the", "de", "van", "von", "&", "at", "y", "for", "in"})
-_DOCUMENT_WORDS = re.compile(
-    r"(?i)\b(?:article|section|exhibit|schedule|page|lease|agreement|premises|witness|whereof|"
-    r"therefore|hereby|hereof|initials|signature|date|address|notice)\b"
-)
-
-
-def _looks_like_name(name: str) -> bool:
-    """A party name, not an address, a heading or a sentence fragment."""
-    words = name.replace(",", " ").split()
-    if not words or len(words) > 12:
-        return False
-    if all(re.fullmatch(rf"(?i){_ROLE}|and|&|or|the", w) for w in words):
-        return False
-    suffixed = re.search(
-        r"(?i)\b(?:llc|l\.l\.c|inc|l\.p|lp|ltd|corp|corporation|company|co)\b\.?$", name
-    )
-    if name[0].isdigit() and not suffixed:
-        return False
-    if any(w[0].islower() and w.lower() not in _CONNECTORS for w in words):
-        return False
-    if len(words) == 1 and not (name.isupper() or re.search(r"[\d/&.-]", name)):
-        return False
-    return not (_DOCUMENT_WORDS.search(name) and not suffixed)
-
-
 def _definition_cues(flat: FlatText, main: Agreement, terms: dict[str, str]) -> list[RoleCue]:
     """'"Landlord" means ACME LLC, a ...' for the roles and for terms the preamble used."""
     cues: list[RoleCue] = []
@@ -343,8 +243,8 @@ def _definition_cues(flat: FlatText, main: Agreement, terms: dict[str, str]) -> 
             rf'"{re.escape(term)}"\s+(?:shall\s+)?(?:means?|refers?\s+to|is)\s+(?:the\s+)?',
         )
         for match in pattern.finditer(flat.text, main.start, main.end):
-            name = _entity(flat.text[match.end() : match.end() + 200])
-            if name and _looks_like_name(name):
+            name = legal_name(flat.text[match.end() : match.end() + 200])
+            if name and looks_like_name(name):
                 start = match.end()
                 cues.append((kind, Cue(name, start, start + len(name), "definition", DEFINITION)))
                 break
@@ -371,35 +271,15 @@ def _defined_terms(flat: FlatText, main: Agreement, sub: bool) -> dict[str, str]
     pair = _TERM_PAIR.search(flat.text, main.opener_start, main.opener_end + 80)
     if pair:
         a, b = pair.group("a"), pair.group("b")
-        if _LANDLORD_ROLES.match(a) and not re.match(rf"(?i){_ROLE}$", b):
+        if _LANDLORD_ROLES.match(a) and not re.match(rf"(?i){ROLE}$", b):
             terms[b] = "tenant"
-        elif re.match(rf"(?i){_ROLE}$", b) and not re.match(rf"(?i){_ROLE}$", a):
+        elif re.match(rf"(?i){ROLE}$", b) and not re.match(rf"(?i){ROLE}$", a):
             terms[a] = "landlord"
     return terms
 
 
 # A signature block: the name, perhaps its description, then "By:" / "By /s/" / "By: ____".
 _SIGNS = re.compile(r"(?s)^[,.]?\s*(?:\([^()]{0,60}\)\s*)?(?:,?\s*an?\s[^.]{0,80}?)?\s*\bBy\b\s*:?")
-
-
-def _inside_longer_name(text: str, match: re.Match[str]) -> bool:
-    """ "Smith" inside "Smith, Jones & Partners LLP" or "Riverside Smith Co." is not "Smith"."""
-    after = text[match.end() : match.end() + 30]
-    before = text[max(0, match.start() - 30) : match.start()]
-    continues = re.match(r"(?:\s*,)?\s*(?:&|and\s)?\s*(?-i:[A-Z][A-Za-z]+)", after)
-    if continues and not _LEGAL_SUFFIX.match(after[: continues.end()].lstrip(", ")):
-        word = re.search(r"[A-Za-z]+$", after[: continues.end()])
-        if word and word.group(0).lower() not in _SENTENCE_WORDS:
-            return True
-    preceded = re.search(r"(?-i:[A-Z][A-Za-z]+)\s*$", before)
-    return bool(preceded and preceded.group(0).strip().lower() not in _SENTENCE_WORDS)
-
-
-# Capitalised words that follow or precede a name without being part of it.
-_SENTENCE_WORDS = frozenset(
-    "by the and as a an to of for in on at with shall will may landlord tenant lessor lessee "
-    "sublessor sublessee sublandlord subtenant name title its dated date between".split()
-)
 
 
 def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue]:
@@ -415,7 +295,7 @@ def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue
         spans = [c.start for c in cues if c.value == name]
         found: dict[str, Cue] = {}
         for match in pattern.finditer(flat.text, main.start, main.end):
-            if any(abs(match.start() - s) <= 20 for s in spans) or _inside_longer_name(
+            if any(abs(match.start() - s) <= 20 for s in spans) or inside_longer_name(
                 flat.text, match
             ):
                 continue

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lease_parser.extraction.parties import extract_parties, same_party
+from lease_parser.extraction.names import same_party
+from lease_parser.extraction.parties import extract_parties
 from tests.unit.extraction.lease_text import by_name, document
 
 GATE = 0.8
