@@ -49,8 +49,14 @@ _OTHER_LABEL = (
 _LABEL = re.compile(rf"(?i)(?P<other>{_OTHER_LABEL})|(?P<base>{_BASE_LABEL})")
 _OTHER = re.compile(rf"(?i){_OTHER_LABEL}")
 # Before the amount, these say it is not the initial rent of the initial term.
+# Rent of other space than the premises.
+_OTHER_SPACE = (
+    r"expansion\s+(?:space|premises)|must-?take\s+space|additional\s+(?:space|premises)|"
+    r"first\s+offer|first\s+refusal|storage\s+space|parking"
+)
 _LATER = re.compile(
-    r"(?i)\b(?:thereafter|increase[sd]?|adjust(?:ed|ment)|renewal|extension|extended|option|"
+    rf"(?i)\b(?:{_OTHER_SPACE}|"
+    r"thereafter|increase[sd]?|renewal|extension|extended|option|"
     r"holdover|hold(?:s|ing)?\s+over|(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
     r"\s+(?:lease\s+)?year|lease\s+years?\s+(?:[2-9]|1\d)|months?\s+(?:1[3-9]|[2-9]\d)|"
     r"beginning\s+(?:with|on)|commencing\s+(?:with|on)\s+the\s+(?:first|1st)\s+day\s+of\s+the\s+"
@@ -62,6 +68,7 @@ _MONTHLY_CONTEXT = re.compile(
 )
 _ANNUAL_CONTEXT = re.compile(r"(?i)\bper\s+(?:annum|year)\b|\bannual(?:ly)?\b|\byearly\b")
 _SUMMARY_GAP = 12
+_WEAK_LABEL = re.compile(r"(?i)rent|installments|(?:shall|will|agrees?\s+to)\s+pay")
 # Smaller "rents" are nominal sums, misreads or rates; not what a reviewer would accept.
 MIN_MONTHLY = Decimal("100")
 MIN_ANNUAL = Decimal("1000")
@@ -110,22 +117,27 @@ def _unit(text: str, mention: MoneyMention, label: re.Match[str], lead: str) -> 
 
 
 def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per, Cue] | None:
-    """A cue when the nearest label before the amount, in its sentence, is a base rent."""
+    """A cue when the amount is labelled base rent: by the nearest label before it in its
+    sentence, or by what the words right after it call it ("$1,450.00 per month as rent")."""
     lead = text[sentence_start(text, mention.start, lo) : mention.start]
-    label = nearest_label(lead, _LABEL)
-    if label is None or label.group("other") or _LATER.search(lead):
+    if _LATER.search(lead):
         return None
     # "... ($1,322.71), which represents ... Common Area Expense": the tail names it.
-    tail = named_after(sentence_tail(text, mention.end, hi), f"{_OTHER_LABEL}|{_BASE_LABEL}")
-    if tail is not None and _OTHER.fullmatch(tail.group("what")):
+    named = named_after(sentence_tail(text, mention.end, hi), f"{_OTHER_LABEL}|{_BASE_LABEL}")
+    if named is not None and _OTHER.fullmatch(named.group("what")):
         return None
-    unit = _unit(text, mention, label, lead)
-    gap = lead[label.end() :]
+    label = nearest_label(lead, _LABEL)
+    if label is None or label.group("other"):
+        if named is None:
+            return None
+        label = named
+    unit = _unit(text, mention, label, lead if label is not named else "")
+    gap = lead[label.end() :] if label is not named else "(named after the figure)"
     summary = len(gap) <= _SUMMARY_GAP and re.fullmatch(r"[\s:.\-–]*(?:\([^)]*\)\s*)?", gap)
     source, weight = (
         ("rent summary line", SUMMARY_WEIGHT) if summary else ("rent clause", CLAUSE_WEIGHT)
     )
-    if re.fullmatch(r"(?i)rent|installments|(?:shall|will|agrees?\s+to)\s+pay", label.group(0)):
+    if _WEAK_LABEL.fullmatch(label.group("what") if label is named else label.group(0)):
         weight -= 0.15  # "rent" or "shall pay $X per month" alone is weaker than "Base Rent"
     value = f"{mention.amount:.2f}"
     return unit, Cue(value, mention.start, mention.end, source, weight)
@@ -216,11 +228,13 @@ def _area_cue(reading: RowReading) -> Cue:
     return Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)
 
 
-_RENEWAL_HEADING = re.compile(r"(?i)\b(?:renewal|extension|option)\s+(?:term|period)s?\b")
+_RENEWAL_HEADING = re.compile(
+    rf"(?i)\b(?:(?:renewal|extension|option)\s+(?:term|period)s?|{_OTHER_SPACE})\b"
+)
 
 
 def _renewal_schedule(text: str, table: RentTable) -> bool:
-    """A schedule introduced as the rent of a renewal or extension term."""
+    """A schedule introduced as the rent of a renewal term or of other space."""
     lead = text[max(0, table.anchor_start - 160) : table.anchor_start] + table.header
     return bool(_RENEWAL_HEADING.search(lead))
 

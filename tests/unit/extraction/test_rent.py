@@ -279,3 +279,30 @@ def test_a_bare_payment_per_month_is_a_weak_monthly_rent() -> None:
 
 def test_a_payment_for_something_else_is_not_rent() -> None:
     assert rent("Tenant shall pay $75.00 per month for each reserved parking space.") == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Base Rent for the Expansion Space shall be $3,000.00 per month.",
+        "The Base Rent for the Must-Take Space: Months 1-12 $9,000.00 $108,000.00 "
+        "Months 13-24 $9,270.00 $111,240.00 and otherwise on the terms of this Lease.",
+    ],
+)
+def test_rent_of_other_space_is_not_the_premises_rent(text: str) -> None:
+    assert rent(text) == {}
+
+
+def test_subject_to_adjustment_is_still_the_initial_rent() -> None:
+    fields = rent(
+        "The Base Rent (subject to adjustment as provided below) shall be $5,000.00 per month."
+    )
+    assert fields["base_rent_monthly"].value == "5000.00"
+
+
+def test_an_amount_named_as_rent_after_it() -> None:
+    fields = rent(
+        "3. RENT. Tenant agrees to pay $1,450.00 per month as rent, due on the first day of "
+        "each month."
+    )
+    assert fields["base_rent_monthly"].value == "1450.00"
