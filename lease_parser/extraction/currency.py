@@ -27,6 +27,7 @@ _NAMED = (
     ("NZD", r"\bnew\s+zealand\s+dollars\b"),
     ("GBP", r"\bpounds?\s+sterling\b"),
     ("EUR", r"\beuros?\b"),
+    ("ILS", r"\bnew\s+israeli\s+shekels?\b|\bshekels?\b"),
 )
 # Names in any case; abbreviations only in capitals ("on 2004" is not Ontario).
 _AU_STATE = (

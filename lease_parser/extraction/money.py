@@ -32,9 +32,12 @@ _SYMBOLS = {
     "gbp": "GBP",
     "€": "EUR",
     "eur": "EUR",
+    "₪": "ILS",
+    "nis": "ILS",
+    "ils": "ILS",
     "$": "",
 }
-_SYMBOL = r"(?P<sym>US\$|U\.S\.\$|AU?\$|CA?\$|NZ\$|\$|£|€|(?:USD|AUD|CAD|NZD|GBP|EUR)\b)"
+_SYMBOL = r"(?P<sym>US\$|U\.S\.\$|AU?\$|CA?\$|NZ\$|\$|£|€|₪|(?:USD|AUD|CAD|NZD|GBP|EUR|NIS|ILS)\b)"
 # Cents may be split off by a typesetting space ("$149,210 .08").
 _NUMBER = r"(?P<fig>\d{1,3}(?:,\d{3})+(?:\s?\.\d{1,2})?|\d+(?:\s?\.\d{1,2})?)(?![\d,]*\d)(?!\.\d)"
 FIGURE = re.compile(rf"{_SYMBOL}\s{{0,2}}{_NUMBER}", re.IGNORECASE)

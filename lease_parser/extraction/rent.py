@@ -33,7 +33,7 @@ from lease_parser.extraction.rent_table import (
 
 _QUALIFIER = r"(?:base|basic|minimum|fixed|net|gross|monthly|annual|annualized|yearly)"
 _BASE_LABEL = (
-    rf"\b(?:{_QUALIFIER}\s+){{1,3}}(?:rent|rental)(?:\s+installments?)?\b"
+    rf"\b(?:{_QUALIFIER}\s+){{1,3}}(?:rent|rental|lease\s+fees?)(?:\s+installments?)?\b"
     r"|\brent(?:al)?\s+(?:rate|amount|payments?|installments?)\b"
     r"|\brent\b(?!\s+(?:commencement|abatement|credit|holiday|free))"
     r"|\bmonthly\s+installments?\b|\binstallments\b|\b(?:shall|will|agrees?\s+to)\s+pay\b"

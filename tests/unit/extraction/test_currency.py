@@ -42,3 +42,7 @@ def test_one_foreign_sign_is_not_enough_to_leave_usd() -> None:
 
 def test_no_money_no_currency() -> None:
     assert currency("This Lease is made between Landlord and Tenant.") is None
+
+
+def test_shekels() -> None:
+    assert currency("The basic monthly lease fees shall be NIS 45,000 per month.") == "ILS"
