@@ -28,6 +28,7 @@ from lease_parser.extraction.rent_table import (
     RentTable,
     RowReading,
     first_scheduled,
+    rate_fits,
     twelve_times,
 )
 
@@ -48,12 +49,12 @@ _OTHER_LABEL = (
 )
 _LABEL = re.compile(rf"(?i)(?P<other>{_OTHER_LABEL})|(?P<base>{_BASE_LABEL})")
 _OTHER = re.compile(rf"(?i){_OTHER_LABEL}")
-# Before the amount, these say it is not the initial rent of the initial term.
 # Rent of other space than the premises.
 _OTHER_SPACE = (
     r"expansion\s+(?:space|premises)|must-?take\s+space|additional\s+(?:space|premises)|"
     r"first\s+offer|first\s+refusal|storage\s+space|parking"
 )
+# Before the amount, these say it is not the initial rent of the premises for the initial term.
 _LATER = re.compile(
     rf"(?i)\b(?:{_OTHER_SPACE}|"
     r"thereafter|increase[sd]?|renewal|extension|extended|option|"
@@ -92,10 +93,10 @@ class RentEvidence:
     monthly: list[Cue] = field(default_factory=list)
     annual: list[Cue] = field(default_factory=list)
     area: list[Cue] = field(default_factory=list)
-    rates: list[tuple[Decimal, int, int]] = field(default_factory=list)
+    # Rates per foot per year stated in rent clauses ("$22.75 per RSF per annum").
+    rates: list[Decimal] = field(default_factory=list)
     disagreeing_words: set[str] = field(default_factory=set)
     table: RentTable | None = None
-    reading: RowReading | None = None
     # Flat spans of every schedule: their cells are read as a table, not as clauses.
     table_spans: list[tuple[int, int]] = field(default_factory=list)
 
@@ -159,7 +160,7 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
         unit, cue = found
         if unit.per_foot:
             annual = mention.amount * 12 if unit is Per.SQFT_MONTH else mention.amount
-            evidence.rates.append((annual, mention.start, mention.end))
+            evidence.rates.append(annual)
             continue
         if mention.words_agree is False:
             evidence.disagreeing_words.add(cue.value)
@@ -190,8 +191,8 @@ def table_evidence(
             readings.append((table, found[1]))
     if not readings:
         return
-    evidence.table, evidence.reading = readings[0]
     table, reading = readings[0]
+    evidence.table = table
     for role, cues in (("monthly", evidence.monthly), ("annual", evidence.annual)):
         amount = getattr(reading, role)
         if amount is None:
@@ -250,15 +251,10 @@ def cross_check(evidence: RentEvidence, areas: list[Decimal]) -> None:
                     Cue(monthly.value, monthly.start, monthly.end, name, weight)
                 )
                 evidence.annual.append(Cue(annual.value, annual.start, annual.end, name, weight))
-    for rate, _, _ in evidence.rates:
+    for rate in evidence.rates:
         for area in areas:
             for cues, months in ((evidence.annual, 12), (evidence.monthly, 1)):
                 for cue in list(cues):
-                    expected = rate * area * months / 12
-                    if (
-                        abs(expected - Decimal(cue.value))
-                        <= Decimal("0.005") * area * months / 12 + 1
-                    ):
-                        cues.append(
-                            Cue(cue.value, cue.start, cue.end, "rate × area", CHECK_WEIGHT["exact"])
-                        )
+                    if rate_fits(rate, area, Decimal(cue.value), months):
+                        weight = CHECK_WEIGHT["exact"]
+                        cues.append(Cue(cue.value, cue.start, cue.end, "rate × area", weight))

@@ -38,8 +38,9 @@ _NOT_BASE = re.compile(
 _RANGE = r"\s*(?:-|to|through|thru|until)\s*"
 # The date pattern without its group names, so it can appear more than once below.
 DATE = re.sub(r"\(\?P<\w+>", "(?:", _DATE_RE.pattern)
-_MARKER = re.compile(
-    rf"(?i)(?P<months>(?:lease\s+)?(?:months?|mos?\.?)\s*#?\s*(?P<m1>\d{{1,3}})(?![\d,])"
+# Period markers: "Months 1-12", "Lease Year 3", date ranges, "First", "13-24", a bare "4".
+_MARKER = (
+    rf"(?P<months>(?:lease\s+)?(?:months?|mos?\.?)\s*#?\s*(?P<m1>\d{{1,3}})(?![\d,])"
     rf"(?:{_RANGE}(?P<m2>\d{{1,3}})(?![\d,]))?)"
     rf"|(?P<years>(?:lease\s+)?years?\s*#?\s*(?P<y1>\d{{1,2}})(?![\d,])(?:{_RANGE}(?P<y2>\d{{1,2}})(?![\d,]))?)"
     rf"|(?P<dates>(?:(?P<d1>{DATE})|commencement(?:\s+date)?){_RANGE}(?P<d2>{DATE})"
@@ -49,7 +50,7 @@ _MARKER = re.compile(
     rf"|(?P<small>(?<![\d,.$/#])\d{{1,2}}(?![\d,.%/]|\s*(?:years?|months?|days?)\b))"
 )
 _AREA_NUMBER = re.compile(r"(?<![\d,.$/])(?P<n>\d{1,3}(?:,\d{3})+|\d{4,7})(?![\d,.]\d|%)")
-_TOKEN = re.compile(rf"{FIGURE.pattern}|{_MARKER.pattern[4:]}|{_AREA_NUMBER.pattern}", re.I)
+_TOKEN = re.compile(rf"{FIGURE.pattern}|{_MARKER}|{_AREA_NUMBER.pattern}", re.IGNORECASE)
 # Words that may sit between cells without ending the table.
 _TABLE_WORDS = re.compile(
     r"(?i)^(?:per|month|months|monthly|year|years|annual|annum|lease|to|through|thru|n/a|na|"
@@ -62,9 +63,6 @@ _MONTHLY_WORD = re.compile(r"(?i)\bmonth(?:ly)?\b|\bper\s+mo\b")
 _ANNUAL_WORD = re.compile(r"(?i)\bannual(?:ized|ly)?\b|\byearly\b|\bper\s+(?:annum|year)\b")
 _YEARS_HEADER = re.compile(r"(?i)\byears?\b")
 _MONTHS_HEADER = re.compile(r"(?i)\bmonths?\b")
-_RATE_HEADER = re.compile(
-    r"(?i)\b(?:rate|psf|p/s/f|per\s+(?:rentable\s+)?(?:square\s+foot|sq|rsf|sf))"
-)
 
 
 @dataclass(frozen=True)
@@ -100,10 +98,6 @@ class RentTable:
         return bool(_ANNUAL_WORD.search(self.header))
 
     @property
-    def names_rate(self) -> bool:
-        return bool(_RATE_HEADER.search(self.header))
-
-    @property
     def counts_years(self) -> bool:
         """Bare row numbers ("1-3") count lease years when the heading says years, not months."""
         return bool(_YEARS_HEADER.search(self.header)) and not _MONTHS_HEADER.search(self.header)
@@ -123,11 +117,8 @@ def _tokens(text: str, start: int, stop: int) -> tuple[list[re.Match[str]], int]
     tokens: list[re.Match[str]] = []
     last = start
     for token in _TOKEN.finditer(text, start, stop):
-        limit = HEADER_CHARS if not tokens else 0
         gap = text[last : token.start()]
-        if tokens and _gap_breaks(gap):
-            break
-        if not tokens and len(gap) > limit:
+        if _gap_breaks(gap) if tokens else len(gap) > HEADER_CHARS:
             break
         tokens.append(token)
         last = token.end()
@@ -266,7 +257,7 @@ def annual_rate(rate: Amount) -> Decimal:
     return rate.value * 12 if rate.per in (Per.SQFT_MONTH, Per.MONTH) else rate.value
 
 
-def _rate_fits(rate: Decimal, area: Decimal, rent: Decimal, months: int) -> bool:
+def rate_fits(rate: Decimal, area: Decimal, rent: Decimal, months: int) -> bool:
     """``rate`` per foot per year × ``area`` × ``months`` / 12 ≈ ``rent``."""
     tolerance = RATE_ROUNDING * area * months / 12 + Decimal("0.01")
     return abs(rate * area * months / 12 - rent) <= tolerance
@@ -321,19 +312,26 @@ def read_row(row: Row, table: RentTable, areas: list[Decimal]) -> RowReading:
     known = [(value, -1, -1) for value in areas if value not in {a[0] for a in row.areas}]
     for rate in rates:
         for area in row.areas + known:
-            for rent in rents:
-                for months, role in ((12, "annual"), (1, "monthly")):
-                    if getattr(reading, role) not in (None, rent):
-                        continue
-                    if _rate_fits(annual_rate(rate), area[0], rent.value, months):
-                        setattr(reading, role, rent)
-                        reading.rate, reading.area = rate, area
-                        reading.checks["rate × area"] = "exact"
+            _fit_rate(reading, rate, area, rents)
     if reading.monthly is None and reading.annual is None:
         _by_heading(reading, rents, table)
     if reading.rate is None and rates:
         reading.rate = rates[0]
     return reading
+
+
+def _fit_rate(
+    reading: RowReading, rate: Amount, area: tuple[Decimal, int, int], rents: list[Amount]
+) -> None:
+    """Rate × area = a rent in the row: that rent is annual (or monthly), the rate a rate."""
+    for rent in rents:
+        for months, role in ((12, "annual"), (1, "monthly")):
+            if getattr(reading, role) not in (None, rent):
+                continue
+            if rate_fits(annual_rate(rate), area[0], rent.value, months):
+                setattr(reading, role, rent)
+                reading.rate, reading.area = rate, area
+                reading.checks["rate × area"] = "exact"
 
 
 def _by_heading(reading: RowReading, rents: list[Amount], table: RentTable) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.rent_table import (
+    RATE_RATIO,
     Amount,
     RentTable,
     Row,
@@ -107,7 +108,7 @@ def _row_steps(row: Row, table: RentTable, areas: list[Decimal]) -> list[dict[st
     leaves = [m for m in row.markers if _marker_kind(m) in ("months", "bare", "range")]
     pairs = monthly_annual_pairs(row.amounts)
     if len(leaves) >= 2 and len(pairs) == len(leaves):
-        small = [a for a in row.amounts if a.value < min(p[0].value for p in pairs) / 50]
+        small = [a for a in row.amounts if a.value < min(p[0].value for p in pairs) / RATE_RATIO]
         rates: list[Amount | None] = (
             list(small) if len(small) == len(pairs) else [None] * len(pairs)
         )
