@@ -34,7 +34,8 @@ RESTATED = 0.4
 
 _PREAMBLE_CHARS = 320
 _PARTIES = re.compile(r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b")
-_COVER_DATED = re.compile(r"(?i)\bdated\b\s*(?:as\s+of)?\s*:?\s*$")
+# "DATED AS OF MAY 10, 2019" on a cover page; "Date: January 5, 2021" atop a short lease.
+_COVER_DATED = re.compile(r"(?i)\b(?:dated\b\s*(?:as\s+of)?|date\s*:)\s*:?\s*$")
 _LABEL = re.compile(
     r"(?i)\b(?:lease\s+date|date\s+of\s+(?:this\s+)?(?:sub)?lease|effective\s+date|"
     r"execution\s+date|agreement\s+date)\s*:?\s*$"
@@ -110,11 +111,15 @@ def _source(
 ) -> tuple[str, float] | None:
     if not main.opener_end and mention.start < main.start + 600 and _RIDER.search(before):
         return ("rider", RIDER) if not amendment else None
-    if mention.start < cover_end and _COVER_DATED.search(before):
+    cover = _COVER_DATED.search(before) if mention.start < cover_end else None
+    if cover:
         # An amendment's "RE: Lease Dated: ..." names the lease it amends.
         if amendment and re.search(r"(?i)lease\s+dated\s*:?\s*$", before):
             return None
-        return "cover", COVER
+        # A bare "Date:" counts only on its own line ("Delivery Date:" is another date).
+        label_at = mention.start - len(before) + cover.start()
+        if cover.group(0).lower().startswith("dated") or flat.starts_line(label_at):
+            return "cover", COVER
     if _LABEL.search(before):
         return "summary", SUMMARY
     around = flat.text[max(main.start, mention.start - 200) : mention.start]

@@ -132,17 +132,17 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     hi = min(main.end, lo + _PREAMBLE_CHARS)
     stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
     hi = stop.start() if stop else hi
+    between = _BETWEEN.search(flat.text, lo, hi)
     markers = list(_MARKER.finditer(flat.text, lo, hi))
-    sub = any(_SUB_ROLES.match(m.group("role") or m.group("role2")) for m in markers[:2])
+    if not markers and between:  # "between ACME LLC, as Landlord, and BETA INC., as Tenant"
+        markers = list(_COVER_MARKER.finditer(flat.text, between.end(), hi))
+    sub = any(_SUB_ROLES.match(_role_of(m)) for m in markers[:2])
     cues: list[RoleCue] = []
     aliases: dict[str, str] = {}
     seen: set[str] = set()
-    boundary = lo
-    between = _BETWEEN.search(flat.text, lo, hi)
-    if between:
-        boundary = between.end()
+    boundary = between.end() if between else lo
     for marker in markers:
-        role = marker.group("role") or marker.group("role2")
+        role = _role_of(marker)
         segment_start = boundary
         boundary = marker.end()
         if sub and not _SUB_ROLES.match(role):
@@ -162,6 +162,10 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
         if trade_name:
             aliases[trade_name] = name
     return cues, sub, aliases
+
+
+def _role_of(marker: re.Match[str]) -> str:
+    return marker.group("role") or marker.groupdict().get("role2") or ""
 
 
 def _with_co_parties(name: str, segment: str) -> str:

@@ -106,3 +106,9 @@ def test_a_defined_date_the_preamble_points_to() -> None:
         "July 23, 2020." + FILLER
     )
     assert lease_date(text)[0] == "2020-07-23"
+
+
+def test_a_date_line_atop_a_short_lease() -> None:
+    text = "RESIDENTIAL LEASE\nDate: January 5, 2021\nLandlord: Ann Lee\nTenant: Bo Park" + FILLER
+    assert lease_date(text)[0] == "2021-01-05"
+    assert lease_date("LEASE Estimated Delivery Date: January 5, 2021" + FILLER)[0] is None

@@ -200,3 +200,13 @@ def test_a_restatement_inside_a_longer_name_does_not_count() -> None:
     )
     (landlord,) = [f for f in extract_parties(document(text)) if f.name == "landlord"]
     assert landlord.notes == ["single cue: preamble"]
+
+
+def test_unquoted_roles_in_the_preamble() -> None:
+    text = (
+        "THIS LEASE is made June 1, 2015 by and between Maple Court LLC, as Landlord, and "
+        "Otter Systems, Inc., as Tenant." + FILLER
+    )
+    found = parties(text)
+    assert found["landlord"][0] == "Maple Court LLC"
+    assert found["tenant"][0] == "Otter Systems, Inc."
