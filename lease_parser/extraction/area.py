@@ -99,9 +99,14 @@ def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple
         if _PREMISES_TERM.match(defined.group("term").strip()):
             return 'defined as "the Premises"', DEFINED_WEIGHT
         return None
+    other = _OTHER_SUBJECT.search(before)
+    premises = [m.start() for m in _PREMISES.finditer(before)]
+    # Whichever is named last before the figure is what it measures.
+    if other is not None and (not premises or other.start() > premises[-1]):
+        return None
     if _DIRECT.search(before):
         return "premises clause", DIRECT_WEIGHT
-    if _OTHER_SUBJECT.search(before) or _OTHER_AFTER.match(after) or not _PREMISES.search(before):
+    if other is not None or _OTHER_AFTER.match(after) or not premises:
         return None
     return "premises mentioned in the sentence", MENTIONED_WEIGHT
 

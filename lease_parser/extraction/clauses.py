@@ -22,13 +22,14 @@ TAIL = 110
 HEADING_CHARS = 45
 
 
-def sentence_start(text: str, position: int, lo: int = 0) -> int:
-    """Where the sentence holding ``position`` starts (with a short heading before it)."""
+def sentence_start(text: str, position: int, lo: int = 0, heading: bool = True) -> int:
+    """Where the sentence holding ``position`` starts; with ``heading``, a short heading
+    before it is included (it labels the sentence, but may list other topics too)."""
     start = max(lo, position - LOOKBACK)
     ends = [m.end() for m in SENTENCE_END.finditer(text, start, position)]
     if not ends:
         return start
-    if len(ends) >= 2 and ends[-1] - ends[-2] <= HEADING_CHARS:
+    if heading and len(ends) >= 2 and ends[-1] - ends[-2] <= HEADING_CHARS:
         return ends[-2]
     return ends[-1]
 

@@ -130,7 +130,8 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
 
 def _letters_only_as_fallback(cues: list[Cue]) -> list[Cue]:
     """A letter of credit given besides a cash deposit is extra security, not the deposit."""
-    cash = [c for c in cues if c.source != "letter of credit" and c.value != "0.00"]
+    letters = {(c.start, c.end) for c in cues if c.source == "letter of credit"}
+    cash = [c for c in cues if (c.start, c.end) not in letters and c.value != "0.00"]
     if cash:
-        return [c for c in cues if c.source != "letter of credit"]
+        return [c for c in cues if (c.start, c.end) not in letters]
     return cues

@@ -121,7 +121,8 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     """A cue when the amount is labelled base rent: by the nearest label before it in its
     sentence, or by what the words right after it call it ("$1,450.00 per month as rent")."""
     lead = text[sentence_start(text, mention.start, lo) : mention.start]
-    if _LATER.search(lead):
+    # A heading like "Rent; Security Deposit; Parking." lists topics: not a later period.
+    if _LATER.search(text[sentence_start(text, mention.start, lo, heading=False) : mention.start]):
         return None
     # "... ($1,322.71), which represents ... Common Area Expense": the tail names it.
     named = named_after(sentence_tail(text, mention.end, hi), f"{_OTHER_LABEL}|{_BASE_LABEL}")
@@ -235,8 +236,10 @@ _RENEWAL_HEADING = re.compile(
 
 
 def _renewal_schedule(text: str, table: RentTable) -> bool:
-    """A schedule introduced as the rent of a renewal term or of other space."""
-    lead = text[max(0, table.anchor_start - 160) : table.anchor_start] + table.header
+    """A schedule introduced as the rent of a renewal term or of other space (in its own
+    sentence or heading, not in a summary item before it)."""
+    own = sentence_start(text, table.anchor_start, heading=False)
+    lead = text[own : table.anchor_start] + table.header
     return bool(_RENEWAL_HEADING.search(lead))
 
 

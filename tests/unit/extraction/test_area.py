@@ -119,3 +119,13 @@ def test_an_area_a_rent_schedule_prices_is_not_thereby_the_premises() -> None:
     )
     assert fields["rentable_sqft"].value == "50000"
     assert not any("conflict" in note for note in fields["rentable_sqft"].notes)
+
+
+def test_the_building_named_after_the_premises_is_what_the_area_measures() -> None:
+    assert (
+        area(
+            "Tenant's share is the ratio of the floor area of the Leased Premises to the "
+            "leasable floor area in the Building, which will be approximately 65,270 square feet."
+        )
+        is None
+    )

@@ -110,3 +110,15 @@ def test_a_summary_line_in_words_and_figures_passes_the_gate() -> None:
     assert raw is not None
     assert raw.value == "500000.00"
     assert raw.confidence >= 0.8
+
+
+def test_the_words_of_an_extra_letter_of_credit_are_no_rival() -> None:
+    raw = deposit(
+        "4.1 Security Deposit. Tenant shall deposit the sum of Twenty Three Thousand and "
+        "00/100 Dollars ($23,000.00) as a Security Deposit.",
+        "4.2 Letter of Credit. Tenant shall also deliver a Letter of Credit in the amount of "
+        "Thirty Seven Thousand and 00/100 Dollars ($37,000.00).",
+    )
+    assert raw is not None
+    assert raw.value == "23000.00"
+    assert not any("conflict" in note for note in raw.notes)

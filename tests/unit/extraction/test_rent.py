@@ -307,3 +307,11 @@ def test_an_amount_named_as_rent_after_it() -> None:
         "each month."
     )
     assert fields["base_rent_monthly"].value == "1450.00"
+
+
+def test_a_heading_listing_other_topics_does_not_exclude_the_rent() -> None:
+    fields = rent(
+        "2. Rent; Security Deposit; Parking. (a) Tenant shall pay Landlord Base Rent in the sum "
+        "of $4,000.00 per month."
+    )
+    assert fields["base_rent_monthly"].value == "4000.00"
