@@ -72,10 +72,8 @@ MIN_PLACE_SIGNS = 2
 def _explicit(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     lo, hi = span
     cues = [
-        Cue(
-            m.currency, m.start + lo, m.end + lo, "currency written with the money", EXPLICIT_WEIGHT
-        )
-        for m in find_money(flat.text[lo:hi])
+        Cue(m.currency, m.start, m.end, "currency written with the money", EXPLICIT_WEIGHT)
+        for m in find_money(flat.text, lo, hi)
         if m.currency
     ]
     for code, pattern in _NAMED:
