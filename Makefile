@@ -47,6 +47,9 @@ worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEASE_FLOWER_BASIC_AUTH=user:password
 	$(LEASE) flower
 
+eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
+	$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
+
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 

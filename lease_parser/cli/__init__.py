@@ -10,7 +10,7 @@ import sys
 import click
 
 from lease_parser.cli._common import ExitCode, fail
-from lease_parser.cli.core import abstract
+from lease_parser.cli.core import abstract, evaluate
 from lease_parser.cli.dead import dead
 from lease_parser.cli.ops import flower, healthcheck, metrics
 from lease_parser.cli.pipeline import status, submit, unlock, worker
@@ -31,6 +31,7 @@ def cli() -> None:
 
 COMMANDS = (
     abstract,
+    evaluate,
     run,
     submit,
     worker,

@@ -1,4 +1,4 @@
-"""Commands that run the pure core in this process, no queue: ``abstract``."""
+"""Commands that run the pure core in this process, no queue: ``abstract`` and ``eval``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,15 @@ from pathlib import Path
 import click
 
 from lease_parser.abstract import abstract_document
-from lease_parser.cli._common import json_option, print_json, settings_from_env
-from lease_parser.model import AbstractionResult, result_json
+from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.evaluation import (
+    DocumentOutcome,
+    EvalReport,
+    evaluate_directory,
+    load_labels,
+    unmet_targets,
+)
+from lease_parser.model import CORE_FIELDS, AbstractionResult, result_json
 
 
 def _print_human(path: Path, result: AbstractionResult) -> None:
@@ -50,3 +57,96 @@ def abstract(file: Path, password: str | None, as_json: bool) -> None:
         print_json(result_json(result))
     else:
         _print_human(file, result)
+
+
+def _fmt(value: float | None) -> str:
+    return "   -" if value is None else f"{value:.2f}"
+
+
+def _print_report(report: EvalReport) -> None:
+    click.echo(
+        f"{'field':22} {'prec':>5} {'rec':>5} {'f1':>5} {'supp':>5} {'gate✓':>6} {'gate✗':>6}"
+    )
+    for name, s in report.fields.items():
+        core = "*" if name in CORE_FIELDS else " "
+        click.echo(
+            f"{name:21}{core} {_fmt(s.precision):>5} {_fmt(s.recall):>5} {_fmt(s.f1):>5} "
+            f"{s.support:>5} {s.gate_right:>6} {s.gate_wrong:>6}"
+        )
+    all_fields = list(report.fields)
+    committed = len(report.committed())
+    click.echo(f"\n(* core field; gate = {report.gate:.2f})")
+    click.echo(f"precision at gate (core)  {_fmt(report.precision_at_gate())}")
+    click.echo(f"recall at gate (core)     {_fmt(report.recall_at_gate())}")
+    click.echo(f"precision at gate (all)   {_fmt(report.precision_at_gate(all_fields))}")
+    click.echo(f"recall at gate (all)      {_fmt(report.recall_at_gate(all_fields))}")
+    click.echo(
+        f"auto-commit precision     {_fmt(report.auto_commit_precision())}"
+        f"  ({committed} of {len(report.outcomes)} committed)"
+    )
+    click.echo(f"review rate               {_fmt(report.review_rate())}")
+    wrong = {m.document for m in report.mistakes}
+    click.echo("\ndocuments (route, aggregate confidence, kind, scored fields all right):")
+    for o in report.outcomes:
+        route = o.route + (f" ({o.reason})" if o.reason else "")
+        ok = "-" if o.name in report.unlabelled else ("no" if o.name in wrong else "yes")
+        click.echo(f"  {o.name:45} {route:26} {o.confidence:.2f}  {o.kind or '-':9} {ok}")
+    click.echo("\nmistakes (document, field, kind, predicted | expected, confidence, page):")
+    for m in report.mistakes:
+        click.echo(
+            f"  {m.document} {m.field} {m.kind}: {m.predicted!s:.60} | {m.expected!s:.60} "
+            f"({m.confidence:.2f}, p.{m.page or '-'})"
+        )
+        if m.snippet:
+            click.echo(f"      “{m.snippet[:160]}”")
+    for name in report.missing_files:
+        click.echo(f"  labelled but not found: {name}")
+
+
+@click.command("eval")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--labels",
+    "labels_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Labels JSON: {file: {field: value | null}} (FIELDS.md).",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep parsed (and OCR'd) documents here, keyed by content hash, to skip re-parsing.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1 unless precision at gate >= 0.97, auto-commit precision >= 0.95 and "
+    "recall at gate >= 0.60 (core fields).",
+)
+@json_option
+def evaluate(
+    directory: Path, labels_path: Path, cache_dir: Path | None, check: bool, as_json: bool
+) -> None:
+    """Abstract every document in DIRECTORY in this process and score it against labels."""
+    settings = settings_from_env()
+    try:
+        labels = load_labels(labels_path)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--labels") from exc
+
+    def progress(index: int, total: int, outcome: DocumentOutcome) -> None:
+        click.echo(
+            f"[{index}/{total}] {outcome.name}: {outcome.route} "
+            f"{outcome.confidence:.2f} ({outcome.seconds:.1f}s)",
+            err=True,
+        )
+
+    report = evaluate_directory(directory, labels, settings, cache_dir, progress)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    unmet = unmet_targets(report)
+    if check and unmet:
+        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED)

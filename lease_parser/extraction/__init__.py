@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from lease_parser.extraction.agreement_date import extract_lease_date
 from lease_parser.extraction.base import Extractor, RawField
-from lease_parser.extraction.financials import extract_base_rent, extract_security_deposit
+from lease_parser.extraction.financials import extract_financials
 from lease_parser.extraction.parties import extract_parties
+from lease_parser.extraction.premises import extract_premises
 from lease_parser.extraction.term import extract_term
 from lease_parser.parsing.base import Document
 
 EXTRACTORS: tuple[Extractor, ...] = (
     extract_parties,
+    extract_premises,
+    extract_lease_date,
     extract_term,
-    extract_base_rent,
-    extract_security_deposit,
+    extract_financials,
 )
 
 

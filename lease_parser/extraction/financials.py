@@ -1,128 +1,131 @@
-"""Monthly base rent and the security deposit, read from the sentences that define them."""
+"""The money side of a lease: rent, schedule, escalation, charges, deposit, area, options.
+
+One extractor for the family, because its fields check each other: the premises area
+makes rate × area = rent testable, the schedule gives the escalation, the currency
+applies to every amount. Only the main agreement is read (sections.primary_span): a
+master lease attached to a sublease, or amendments after a lease, state other terms.
+"""
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
-from lease_parser.extraction.base import RawField, snippet
-from lease_parser.extraction.money import MoneyMention, find_money
-from lease_parser.parsing.base import Document, Page
-
-_RENT_LABEL = re.compile(
-    r"(?i)\b(?:monthly\s+(?:base\s+|minimum\s+|fixed\s+)?rent(?:al)?|"
-    r"(?:base|minimum|fixed|basic)\s+(?:monthly\s+)?rent(?:al)?)\b"
+from lease_parser.extraction.area import area_cues
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.charges import cam_cues, share_cues
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.currency import currency_cues
+from lease_parser.extraction.deposit import deposit_cues
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.kind import classify_document
+from lease_parser.extraction.options import renewal_cues
+from lease_parser.extraction.rent import (
+    WORDS_DISAGREE_CAP,
+    RentEvidence,
+    clause_evidence,
+    cross_check,
+    table_evidence,
 )
-_MONTHLY = re.compile(r"(?i)\b(?:per\s+month|monthly|a\s+month|each\s+month|/\s*mo(?:nth)?)\b")
-_ANNUAL = re.compile(r"(?i)\b(?:per\s+(?:annum|year)|annual(?:ly)?|yearly|a\s+year|/\s*yr)\b")
-_DEPOSIT_LABEL = re.compile(r"(?i)\bsecurity\s+deposit\b")
-_DEPOSIT_NONE = re.compile(r"(?i)\bsecurity\s+deposit\s*:?\s*(?:none|n/a|\$?0(?:\.00)?\b)")
-WINDOW = 220
+from lease_parser.extraction.rent_table import find_rent_tables
+from lease_parser.extraction.schedule import (
+    DERIVED_WEIGHT,
+    escalation_clause_cues,
+    escalation_from_steps,
+    escalation_value,
+    schedule_cue,
+    schedule_steps,
+)
+from lease_parser.extraction.sections import primary_span
+from lease_parser.model import DocumentKind
+from lease_parser.parsing.base import Document
+
+# A blank form's amounts are examples or instructions; an amendment states changed terms
+# of another lease. Neither is committed without a reviewer.
+KIND_CAPS = {DocumentKind.FORM: 0.5, DocumentKind.AMENDMENT: 0.75}
 
 
-def _mention_field(
-    name: str, page: Page, mention: MoneyMention, base: float, notes: list[str]
-) -> RawField:
-    confidence = base
-    if mention.words_agree is True:
-        confidence += 0.15
-        notes = [*notes, "words agree with figures"]
-    elif mention.words_agree is False:
-        confidence -= 0.25
-        notes = [*notes, "words disagree with figures; figures kept"]
-    return RawField(
-        name=name,
-        value=f"{mention.amount:.2f}",
-        confidence=round(min(confidence, 0.95), 3),
-        page=page.number,
-        start=mention.start,
-        end=mention.end,
-        snippet=snippet(page, mention.start, mention.end),
-        notes=notes,
-    )
+def _values(cues: list[Cue]) -> list[Decimal]:
+    return sorted({Decimal(c.value) for c in cues})
 
 
-def _monthly_rent_candidates(document: Document) -> list[RawField]:
+def _capped(raw: RawField | None, cap: float, note: str) -> RawField | None:
+    if raw is not None and raw.confidence > cap:
+        raw.confidence = cap
+        raw.notes.append(note)
+    return raw
+
+
+def _rent_fields(
+    flat: FlatText, span: tuple[int, int], area: list[Cue]
+) -> tuple[list[RawField | None], RentEvidence]:
+    areas = _values(area)
+    evidence = RentEvidence()
+    table_evidence(find_rent_tables(flat.text, span), areas, evidence, flat.text)
+    clause_evidence(flat, span, evidence)
+    cross_check(evidence, areas)
+    # Rent arithmetic supports an area the lease states for the premises, never adds one:
+    # a schedule may price a part of the premises for some months.
+    area.extend(c for c in evidence.area if Decimal(c.value) in areas)
     out = []
-    for page in document.pages:
-        for label in _RENT_LABEL.finditer(page.text):
-            window_end = min(len(page.text), label.end() + WINDOW)
-            window = page.text[label.start() : window_end]
-            for mention in find_money(window)[:2]:
-                after = window[mention.end - 0 : mention.end + 40]
-                before = window[max(0, mention.start - 40) : mention.start]
-                if _ANNUAL.search(after) and not _MONTHLY.search(after):
-                    continue
-                if not (
-                    _MONTHLY.search(after)
-                    or _MONTHLY.search(before)
-                    or "monthly" in label.group(0).lower()
-                ):
-                    continue
-                shifted = MoneyMention(
-                    mention.amount,
-                    mention.start + label.start(),
-                    mention.end + label.start(),
-                    mention.words_agree,
-                )
-                out.append(_mention_field("base_rent_monthly", page, shifted, 0.6, ["rent clause"]))
-                break
-    return out
+    for name, cues in (
+        ("base_rent_monthly", evidence.monthly),
+        ("base_rent_annual", evidence.annual),
+    ):
+        raw = resolve(name, cues, flat)
+        if raw is not None and raw.value in evidence.disagreeing_words:
+            _capped(raw, WORDS_DISAGREE_CAP, "words disagree with figures; figures kept")
+        out.append(raw)
+    return out, evidence
 
 
-def _agreeing(candidates: list[RawField]) -> RawField | None:
-    """The first candidate, with confidence raised by repeats and lowered by conflicts."""
-    if not candidates:
-        return None
-    first = candidates[0]
-    same = [c for c in candidates[1:] if c.value == first.value]
-    other = {c.value for c in candidates[1:] if c.value != first.value}
-    if same:
-        first.confidence = min(0.95, first.confidence + 0.12 * min(len(same), 2))
-        first.notes.append(f"stated {len(same) + 1} times")
-    if other:
-        first.confidence = min(first.confidence, 0.55)
-        first.notes.append(
-            "other amounts also stated: " + ", ".join(sorted(str(v) for v in other)[:3])
-        )
-    return first
+def _schedule_fields(
+    flat: FlatText, span: tuple[int, int], evidence: RentEvidence, areas: list[Decimal]
+) -> list[RawField | None]:
+    """The first schedule's steps, and the escalation they (or a clause) show."""
+    escalation = escalation_clause_cues(flat, span)
+    steps_field = None
+    if evidence.table is not None:
+        steps = schedule_steps(evidence.table, areas, flat.text)
+        cue = schedule_cue(evidence.table, steps)
+        steps_field = resolve("rent_schedule", [cue], flat) if cue else None
+        derived = escalation_from_steps(steps)
+        if derived is not None and cue is not None:
+            value = escalation_value(*derived)
+            escalation.append(Cue(value, cue.start, cue.end, "rent schedule steps", DERIVED_WEIGHT))
+    return [steps_field, resolve("escalation", escalation, flat)]
 
 
-def extract_base_rent(document: Document) -> list[RawField]:
-    best = _agreeing(_monthly_rent_candidates(document))
-    return [best] if best else []
+def _renewal_fields(flat: FlatText, span: tuple[int, int]) -> list[RawField | None]:
+    """Option count, and each option's length only when there is at least one option."""
+    counts, terms = renewal_cues(flat, span)
+    count = resolve("renewal_option_count", counts, flat)
+    if count is None or count.value == "0":
+        return [count]
+    return [count, resolve("renewal_term_months", terms, flat)]
 
 
-def extract_security_deposit(document: Document) -> list[RawField]:
-    candidates = []
-    for page in document.pages:
-        none = _DEPOSIT_NONE.search(page.text)
-        if none:
-            candidates.append(
-                RawField(
-                    "security_deposit",
-                    "0.00",
-                    0.6,
-                    page.number,
-                    none.start(),
-                    none.end(),
-                    snippet(page, none.start(), none.end()),
-                    ["stated as none"],
-                )
-            )
-        for label in _DEPOSIT_LABEL.finditer(page.text):
-            window = page.text[label.end() : label.end() + WINDOW]
-            mentions = find_money(window)
-            if not mentions:
-                continue
-            m = mentions[0]
-            shifted = MoneyMention(
-                m.amount, m.start + label.end(), m.end + label.end(), m.words_agree
-            )
-            candidates.append(
-                _mention_field("security_deposit", page, shifted, 0.62, ["deposit clause"])
-            )
-    best = _agreeing(candidates)
-    if best is not None and best.value is not None and Decimal(best.value) < 0:
+def extract_financials(document: Document) -> list[RawField]:
+    """Every financial field the main agreement states, with evidence-based confidence."""
+    if not document.pages:
         return []
-    return [best] if best else []
+    flat = flat_text(document)
+    span = primary_span(document)
+    kind = classify_document(document)
+    area = area_cues(flat, span)
+    fields, evidence = _rent_fields(flat, span, area)
+    fields.append(resolve("rentable_sqft", area, flat))
+    fields.extend(_schedule_fields(flat, span, evidence, _values(area)))
+    fields.append(resolve("security_deposit", deposit_cues(flat, span), flat))
+    fields.extend(_renewal_fields(flat, span))
+    fields.append(resolve("cam_monthly", cam_cues(flat, span), flat))
+    fields.append(resolve("tenant_share_percent", share_cues(flat, span), flat))
+    fields.append(resolve("currency", currency_cues(flat, span), flat))
+    cap = KIND_CAPS.get(kind)
+    out = []
+    for raw in fields:
+        if raw is None:
+            continue
+        if cap is not None:
+            _capped(raw, cap, f"document is a {kind.value}")
+        out.append(raw)
+    return out

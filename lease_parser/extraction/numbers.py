@@ -1,4 +1,8 @@
-"""Numbers in words and figures: "sixty-three (63)", "Fifteen Thousand and 00/100 Dollars"."""
+"""Numbers in words and figures: "sixty-three (63)", "Fifteen Thousand and 00/100 Dollars".
+
+Leases write important numbers twice, in words and then in figures. Reading both lets a
+caller tell whether they agree, which is the cheapest strong evidence a value has.
+"""
 
 from __future__ import annotations
 
@@ -35,15 +39,44 @@ _UNITS = {
     "seventy": 70,
     "eighty": 80,
     "ninety": 90,
-    "a": 1,
-    "an": 1,
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+}
 
-NUMBER_WORD = r"(?:" + "|".join(sorted(set(_UNITS) | set(_SCALES), key=len, reverse=True)) + r")"
+_WORD = "|".join(sorted(set(_UNITS) | set(_SCALES), key=len, reverse=True))
+# "a"/"an" count as one only before a scale word ("a hundred"); alone they are articles.
+NUMBER_WORD = rf"(?:(?:an?\s+(?=hundred|thousand|million))?\b(?:{_WORD})\b)"
 # A run of number words: "one hundred twenty-five thousand and forty"
 NUMBER_WORDS = rf"{NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){NUMBER_WORD})*"
-_FRACTION = re.compile(r"(\d{1,2})\s*/\s*100")
+ORDINAL_WORD = r"\b(?:" + "|".join(sorted(ORDINALS, key=len, reverse=True)) + r")\b"
+_FRACTION = re.compile(r"(?i)(\d{1,2}|no|xx|zero)\s*/\s*100")
+_CENTS_WORDS = re.compile(rf"(?i)\band\s+(?P<cents>{NUMBER_WORDS})\s+cents?\b")
+_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+# "two (2)", "(2)", "2", "two"
+COUNT = (
+    rf"(?:(?P<cwords>{NUMBER_WORDS})\s*(?:\(\s*(?P<cfig>\d{{1,3}})\s*\))?|(?P<cbare>\d{{1,3}})\b)"
+)
 
 
 def words_to_int(text: str) -> int | None:
@@ -53,10 +86,12 @@ def words_to_int(text: str) -> int | None:
         return None
     total = current = 0
     seen = False
-    for token in tokens:
-        if token in _UNITS:
-            if token in ("a", "an") and seen:
+    for i, token in enumerate(tokens):
+        if token in ("a", "an"):
+            if seen or i + 1 >= len(tokens) or tokens[i + 1] not in _SCALES:
                 return None
+            current += 1
+        elif token in _UNITS:
             current += _UNITS[token]
             seen = True
         elif token == "hundred":
@@ -72,14 +107,27 @@ def words_to_int(text: str) -> int | None:
 
 
 def words_to_amount(text: str) -> Decimal | None:
-    """ "Fifteen Thousand and 00/100" → 15000.00; "Five Hundred Ninety-Five and 50/100" → 595.50."""
+    """ "Fifteen Thousand and 00/100" → 15000.00; "Five Hundred Ninety-Five and 50/100" → 595.50.
+
+    Accepts "No/100" and the template placeholder "XX/100" as no cents, and "and fifty
+    cents"; "dollars" may appear before or after the cents.
+    """
     cents = Decimal(0)
-    match = _FRACTION.search(text)
-    if match:
-        cents = Decimal(match.group(1)) / 100
-        text = text[: match.start()]
-    text = re.sub(r"(?i)\b(dollars?|and\s*$|no\s+cents)\b", " ", text).strip()
-    text = re.sub(r"(?i)\s+and\s*$", "", text)
+    fraction = _FRACTION.search(text)
+    if fraction:
+        digits = fraction.group(1)
+        cents = Decimal(digits) / 100 if digits.isdigit() else Decimal(0)
+        text = text[: fraction.start()]
+    else:
+        spelled_cents = _CENTS_WORDS.search(text)
+        if spelled_cents:
+            value = words_to_int(spelled_cents.group("cents"))
+            if value is None or value >= 100:
+                return None
+            cents = Decimal(value) / 100
+            text = text[: spelled_cents.start()]
+    text = re.sub(r"(?i)\b(?:u\.?s\.?|dollars?|no\s+cents)\b", " ", text)
+    text = re.sub(r"(?i)(?:\s+and)+\s*$", "", text.strip())
     whole = words_to_int(text)
     if whole is None:
         return None
@@ -87,11 +135,32 @@ def words_to_amount(text: str) -> Decimal | None:
 
 
 def parse_figure(text: str) -> Decimal | None:
-    """ "15,000.00" → Decimal("15000.00"); rejects malformed groupings."""
-    cleaned = text.replace(",", "").replace(" ", "")
-    if not re.fullmatch(r"\d+(?:\.\d+)?", cleaned):
+    """ "15,000.00" → Decimal("15000.00"); rejects malformed groupings like "1,50"."""
+    cleaned = re.sub(r"\s+", "", text)
+    if not _FIGURE.fullmatch(cleaned):
         return None
     try:
-        return Decimal(cleaned)
-    except InvalidOperation:
+        return Decimal(cleaned.replace(",", ""))
+    except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
         return None
+
+
+def parse_count(match: re.Match[str]) -> tuple[int, bool | None] | None:
+    """The number a ``COUNT`` match states, and whether its words and figure agree."""
+    words, figure = match.group("cwords"), match.group("cfig") or match.group("cbare")
+    spelled = words_to_int(words) if words else None
+    if figure is None:
+        return None if spelled is None else (spelled, None)
+    number = int(figure)
+    if spelled is None:
+        return number, None
+    return number, spelled == number
+
+
+def ordinal_value(word: str) -> int | None:
+    """ "third" → 3, "3rd" → 3."""
+    lowered = word.lower().strip()
+    if lowered in ORDINALS:
+        return ORDINALS[lowered]
+    match = re.fullmatch(r"(\d{1,3})(?:st|nd|rd|th)", lowered)
+    return int(match.group(1)) if match else None

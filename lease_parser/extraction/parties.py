@@ -1,126 +1,340 @@
-"""Landlord and tenant from the preamble and from labelled summary lines.
+"""Landlord and tenant: legal names, read from every place a lease names its parties.
 
-Preamble: "... by and between ACME LLC, a Delaware limited liability company ("Landlord"),
-and BETA INC. ("Tenant")". We find each quoted role marker and read the name that precedes
-it, back to "between"/"and" or the previous marker, cutting the entity description
-(", a Delaware corporation"). Summary: "Landlord: ACME LLC". Two cues that agree raise the
-confidence; either alone stays below the gate.
+Cues, each weighed in extraction/cues.py:
+
+- the preamble: "... by and between ACME LLC, a Delaware limited liability company
+  ("Landlord"), and BETA INC. ("Tenant")"; the role marker may be ``(hereinafter referred to
+  as "Lessor")``, ``, as "Landlord"``, ``(collectively, "Landlord")``, ``("the Tenant")``;
+- the cover page: "LEASE BETWEEN ACME LLC, AS LANDLORD, AND BETA INC., AS TENANT";
+- summary / basic-terms labels: "Landlord: ACME LLC", "1.1 Landlord. ACME LLC, a ...";
+- a defined term: '"Landlord" means ACME LLC', which also resolves a preamble that names
+  the parties by their defined terms ("between Landlord and the District");
+- the name restated verbatim elsewhere in the agreement (signature block, notices).
+
+In a sublease the sublandlord is the landlord of the document: when the preamble uses sub-
+roles, plain "Landlord"/"Tenant" markers name the master lease's parties and are ignored.
 """
 
 from __future__ import annotations
 
 import re
 
-from lease_parser.extraction.base import RawField, field_at
-from lease_parser.parsing.base import Document, Page
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.names import (
+    ROLE,
+    SUB_LANDLORD,
+    SUB_TENANT,
+    inside_longer_name,
+    legal_name,
+    looks_like_name,
+    same_party,
+)
+from lease_parser.extraction.sections import Agreement, labelled_values, primary_agreement
+from lease_parser.parsing.base import Document
 
-LANDLORD_ROLES = ("landlord", "lessor", "sublandlord", "sublessor", "overlandlord")
-TENANT_ROLES = ("tenant", "lessee", "subtenant", "sublessee")
-_ROLE = r"(?:Sub-?landlord|Sub-?lessor|Landlord|Lessor|Sub-?tenant|Sub-?lessee|Tenant|Lessee)"
+_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|Landlord|Lessor)$")
+_SUB_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{SUB_TENANT})$")
+
+# ("Landlord"), (hereinafter referred to as "Lessor"), (collectively, "Landlord"),
+# ("Sublessor" or "Sublandlord"), ("the Tenant"), and the unbalanced 'hereinafter "Sublessee")'.
 _MARKER = re.compile(
-    rf"""\(\s*(?:hereinafter\s+|herein\s+)?(?:(?:called|referred\s+to\s+as|known\s+as)\s+)?
-    (?:the\s+)?(?:"|')(?P<role>{_ROLE})(?:"|')\s*\)""",
+    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{ROLE})\s*[",]?
+    [^()]{{0,60}}\)
+    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{ROLE})[",.]""",
     re.IGNORECASE | re.VERBOSE,
 )
-_LEAD = re.compile(r"(?is).*\b(?:by\s+and\s+)?between\b\s*|^\s*,?\s*and\s+|^[\s,;]+")
-_DESCRIPTION = re.compile(
-    r"(?i),?\s+(?:a|an)\s+(?:[A-Z][a-z]+\s+)*(?:corporation|company|partnership|limited|"
-    r"trust|association|individual|general|public|municipal|body|state|delaware|california|"
-    r"texas|new|nevada|washington|florida|[a-z]+\s+(?:corporation|company|partnership)).*$"
+# Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
+_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b", re.IGNORECASE)
+_BETWEEN = re.compile(r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:]*")
+_PREAMBLE_CHARS = 1500
+_PREAMBLE_END = re.compile(r"(?i)\b(?:witnesseth|recitals|whereas|background)\b")
+_COVER_CHARS = 1500
+
+_CO_PARTY = re.compile(
+    r"\band\s+(?P<name>(?:[A-Z0-9][\w.&'/-]*,?\s+){1,8}?(?:[A-Z][\w.&'-]*))\s*,?\s+(?:a|an)\s"
 )
-_LABEL = re.compile(
-    rf"(?im)^\s*(?:\d+(?:\.\d+)*\.?\s*)?(?P<role>{_ROLE})(?:'s)?(?:\s+name)?\s*:\s*"
-    r"(?P<name>[A-Z0-9][^\n]{2,120})$"
+_ADDRESS_FOLLOWS = re.compile(r"(?i)[\s,]*(?:c/o|attn|attention|p\.?\s?o\.?\s+box|\d{1,6}\s+[A-Z])")
+_ALIAS = re.compile(
+    r"(?i)\b(?:d/?b/?a|doing\s+business\s+as|f/?k/?a|formerly\s+known\s+as|a/?k/?a|"
+    r"also\s+known\s+as)\b[\s:,]*"
 )
-_BLANK = re.compile(r"_{3,}|\{[^}]*\}|\[[^\]]*\]")
-PREAMBLE_PAGES = 3
+_SEE_COVER = re.compile(
+    r"(?i)\W*(?:as\s+)?(?:listed|set\s+forth|stated|shown|named)\s+on\s+the\s+cover\s+page"
+)
+_JOINT = re.compile(r"(?i)\b(?:collectively|jointly|tenants\s+in\s+common)\b")
+
+# (role kind, cue): "landlord" or "tenant" with where and how the name was read.
+RoleCue = tuple[str, Cue]
+
+PREAMBLE = 0.72
+SUMMARY = 0.6
+DEFINITION = 0.6
+COVER = 0.55
+SIGNATURE = 0.45
+NOTICE = 0.3
+RESTATED = 0.35
+
+
+_LEAD = re.compile(
+    r"[\s,;\-\ufffe_\"']*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?", re.IGNORECASE
+)
+# The previous party's description running on: ", a public corporation created by ... and".
+_RUN_ON = re.compile(r"(?i)^[\s,;]*(?:a|an|having|whose|with|of|located|organized|its|which)\b")
+_CAPITALISED = re.compile(r"^(?:[A-Z0-9&][\w.&',/-]*|of|and|the|&)$")
+
+
+def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, str] | None:
+    """The party name that ends at a role marker: (flat start, name) or None.
+
+    ``anchored``: the segment starts right after "between"/"and"/the previous marker. Without
+    an anchor (no "between" in the preamble) only the capitalised run before the marker is
+    taken ("Dated: 20 JANE SERGI ("the Landlord")" -> "JANE SERGI").
+    """
+    segment = text[start:end]
+    if _RUN_ON.match(segment):
+        conjunctions = list(re.finditer(r"(?i)\band\b", segment))
+        if not conjunctions:
+            return None
+        start += conjunctions[-1].start()
+    lead = _LEAD.match(text, start, end)
+    start = lead.end() if lead else start
+    if not anchored:
+        # "UNIVERSAL BIOSENSORS PTY LTD [ACN 098 234 309] ("the Tenant")": skip the bracket.
+        bracket = re.search(r"\s*[\[(][^\[\]()]*[\])]\s*$", text[start:end])
+        if bracket:
+            end = start + bracket.start()
+        tokens = list(re.finditer(r"\S+", text[start:end]))
+        first = len(tokens)
+        while first > 0 and _CAPITALISED.match(tokens[first - 1].group(0)):
+            if tokens[first - 1].group(0).rstrip(".,").isdigit():
+                break
+            first -= 1
+        if first == len(tokens):
+            return None
+        start += tokens[first].start()
+    name = legal_name(text[start:end])
+    if name is None:
+        return None
+    found = text.find(name, start, end)
+    return (found if found >= 0 else start), name
 
 
 def _role_kind(role: str) -> str:
-    return "landlord" if role.lower().replace("-", "") in LANDLORD_ROLES else "tenant"
+    return "landlord" if _LANDLORD_ROLES.match(role) else "tenant"
 
 
-def clean_name(raw: str) -> str | None:
-    """Trim description, quotes and punctuation; None for blanks and placeholders."""
-    name = " ".join(raw.split())
-    name = _DESCRIPTION.sub("", name)
-    name = name.strip(" ,;:\"'(")
-    name = re.sub(r"(?i)^(?:the\s+)?(?:undersigned\s+)?", "", name).strip()
-    if not name or _BLANK.search(name) or len(name) < 2 or len(name) > 120:
-        return None
-    if not re.search(r"[A-Za-z]{2}", name):
-        return None
-    return name
-
-
-def _preamble_names(page: Page) -> list[RawField]:
-    found = []
-    boundary = 0
-    for match in _MARKER.finditer(page.text):
-        segment = page.text[boundary : match.start()]
-        boundary = match.end()
-        lead = _LEAD.match(segment)
-        offset = lead.end() if lead else 0
-        name = clean_name(segment[offset:])
-        if name is None or len(segment) - offset > 400:
+def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool, dict[str, str]]:
+    """Names before role markers in the preamble; whether sub-roles are used; and the
+    trade names the preamble gives ("COHEN BROTHERS, LLC d/b/a COHEN & COMPANY")."""
+    lo = main.opener_start
+    hi = min(main.end, lo + _PREAMBLE_CHARS)
+    stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
+    hi = stop.start() if stop else hi
+    between = _BETWEEN.search(flat.text, lo, hi)
+    markers = list(_MARKER.finditer(flat.text, lo, hi))
+    if not markers and between:  # "between ACME LLC, as Landlord, and BETA INC., as Tenant"
+        markers = list(_COVER_MARKER.finditer(flat.text, between.end(), hi))
+    sub = any(_SUB_ROLES.match(_role_of(m)) for m in markers[:2])
+    cues: list[RoleCue] = []
+    aliases: dict[str, str] = {}
+    seen: set[str] = set()
+    boundary = between.end() if between else lo
+    for marker in markers:
+        role = _role_of(marker)
+        segment_start = boundary
+        boundary = marker.end()
+        if sub and not _SUB_ROLES.match(role):
             continue
-        kind = _role_kind(match.group("role"))
-        start = page.text.find(name, boundary - len(segment) - (match.end() - match.start()))
-        raw = field_at(kind, name, 0.72, page, match, notes=["preamble"])
-        if start >= 0:
-            raw.start, raw.end = start, start + len(name)
-        found.append(raw)
-    return found
+        kind = _role_kind(role)
+        if kind in seen:
+            continue
+        found = _name_before(flat.text, segment_start, marker.start(), anchored=between is not None)
+        if found is None:
+            continue
+        offset, name = found
+        seen.add(kind)
+        name = _with_co_parties(name, flat.text[offset : marker.end()])
+        cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))
+        alias = _ALIAS.search(flat.text, offset, marker.start())
+        trade_name = legal_name(flat.text[alias.end() : marker.start()]) if alias else None
+        if trade_name:
+            aliases[trade_name] = name
+    return cues, sub, aliases
 
 
-def _labelled_names(page: Page) -> list[RawField]:
-    found = []
-    for match in _LABEL.finditer(page.text):
-        name = clean_name(match.group("name"))
+def _role_of(marker: re.Match[str]) -> str:
+    return marker.group("role") or marker.groupdict().get("role2") or ""
+
+
+def _with_co_parties(name: str, segment: str) -> str:
+    """ "A, L.L.C., a ... company and B, L.L.C., a ... company (collectively, "Landlord")"."""
+    if not _JOINT.search(segment):
+        return name
+    names = [name]
+    for match in _CO_PARTY.finditer(segment):
+        other = legal_name(match.group("name"))
+        if other and not any(same_party(other, n) for n in names):
+            names.append(other)
+    return " and ".join(names)
+
+
+def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """ "LEASE BETWEEN A, AS LANDLORD, AND B, AS TENANT" before the preamble."""
+    lo = main.start
+    hi = min(main.opener_start, lo + _COVER_CHARS) if main.opener_end else lo + _COVER_CHARS
+    between = _BETWEEN.search(flat.text, lo, hi)
+    if between is None:
+        return []
+    cues: list[RoleCue] = []
+    boundary = between.end()
+    for marker in _COVER_MARKER.finditer(flat.text, boundary, hi):
+        role = marker.group("role")
+        segment_start, boundary = boundary, marker.end()
+        if sub != bool(_SUB_ROLES.match(role)):
+            continue
+        found = _name_before(flat.text, segment_start, marker.start(), anchored=True)
+        if found:
+            offset, name = found
+            name = _with_co_parties(name, flat.text[offset : marker.end()])
+            kind = _role_kind(role)
+            cues.append((kind, Cue(name, offset, offset + len(name), "cover", COVER)))
+    return cues
+
+
+def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
+    label = re.compile(
+        rf"(?i)(?<![\w'])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:'s\s+name)?(?=\s*[:.])"
+    )
+    cues: list[RoleCue] = []
+    for found in labelled_values(flat, label, (main.start, main.end)):
+        numbered = found.label[:1].isdigit()
+        if found.separator != ":" and not numbered:
+            continue
+        role = re.sub(r"^[\d.\s]+", "", found.label)
+        if _SEE_COVER.match(found.value):
+            # "Landlord: As listed on the cover page": the summary vouches for the cover.
+            cover = [c for k, c in _cover_cues(flat, main, sub) if k == _role_kind(role)]
+            cues += [
+                (_role_kind(role), Cue(c.value, found.start, found.end, "summary", SUMMARY))
+                for c in cover
+            ]
+            continue
+        name = legal_name(found.value)
         if name is None:
             continue
-        kind = _role_kind(match.group("role"))
-        found.append(field_at(kind, name, 0.6, page, match, "name", notes=["summary label"]))
-    return found
+        after = flat.text[found.start + len(name) : found.end + 120]
+        if re.search(r"(?i)\bBy\s*:?\s*(?:/s/|_|\w)", after[:120]):
+            source, weight = "signature", SIGNATURE
+        elif _ADDRESS_FOLLOWS.match(after):
+            source, weight = "notice", NOTICE
+        else:
+            source, weight = "summary", SUMMARY
+        kind = _role_kind(role)
+        start = found.start + found.value.find(name) if name in found.value else found.start
+        cues.append((kind, Cue(name, start, start + len(name), source, weight)))
+    return cues
 
 
-def _same_party(a: str, b: str) -> bool:
-    def norm(s: str) -> str:
-        return re.sub(r"[^a-z0-9]", "", s.lower())
+def _definition_cues(flat: FlatText, main: Agreement, terms: dict[str, str]) -> list[RoleCue]:
+    """'"Landlord" means ACME LLC, a ...' for the roles and for terms the preamble used."""
+    cues: list[RoleCue] = []
+    for term, kind in terms.items():
+        pattern = re.compile(
+            rf'"{re.escape(term)}"\s+(?:shall\s+)?(?:means?|refers?\s+to|is)\s+(?:the\s+)?',
+        )
+        for match in pattern.finditer(flat.text, main.start, main.end):
+            name = legal_name(flat.text[match.end() : match.end() + 200])
+            if name and looks_like_name(name):
+                start = match.end()
+                cues.append((kind, Cue(name, start, start + len(name), "definition", DEFINITION)))
+                break
+    return cues
 
-    return norm(a) == norm(b) or norm(a) in norm(b) or norm(b) in norm(a)
+
+_TERM_PAIR = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?between\s+(?:the\s+)?(?P<a>[A-Z]\w+)\s+and\s+(?:the\s+)?(?P<b>[A-Z]\w+)\b"
+)
 
 
-def _best(candidates: list[RawField]) -> RawField | None:
-    if not candidates:
-        return None
-    first = candidates[0]
-    agreeing = [
-        c for c in candidates[1:] if c.value and first.value and _same_party(c.value, first.value)
-    ]
-    conflicting = [c for c in candidates[1:] if c not in agreeing]
-    if any("summary label" in c.notes for c in agreeing) and "preamble" in first.notes:
-        first.confidence = 0.93
-        first.notes.append("summary agrees with preamble")
-    elif agreeing:
-        first.confidence = min(0.85, first.confidence + 0.1)
-        first.notes.append(f"{len(agreeing)} further mention(s) agree")
-    if conflicting and not agreeing:
-        first.confidence = min(first.confidence, 0.5)
-        first.notes.append("conflicting names: " + "; ".join(str(c.value) for c in conflicting[:3]))
-    return first
+def _defined_terms(flat: FlatText, main: Agreement, sub: bool) -> dict[str, str]:
+    """Role words to look up, plus a non-role term the preamble names a party by."""
+    terms = (
+        {
+            "Sublandlord": "landlord",
+            "Sublessor": "landlord",
+            "Subtenant": "tenant",
+            "Sublessee": "tenant",
+        }
+        if sub
+        else {"Landlord": "landlord", "Lessor": "landlord", "Tenant": "tenant", "Lessee": "tenant"}
+    )
+    pair = _TERM_PAIR.search(flat.text, main.opener_start, main.opener_end + 80)
+    if pair:
+        a, b = pair.group("a"), pair.group("b")
+        if _LANDLORD_ROLES.match(a) and not re.match(rf"(?i){ROLE}$", b):
+            terms[b] = "tenant"
+        elif re.match(rf"(?i){ROLE}$", b) and not re.match(rf"(?i){ROLE}$", a):
+            terms[a] = "landlord"
+    return terms
+
+
+# A signature block: the name, perhaps its description, then "By:" / "By /s/" / "By: ____".
+_SIGNS = re.compile(r"(?s)^[,.]?\s*(?:\([^()]{0,60}\)\s*)?(?:,?\s*an?\s[^.]{0,80}?)?\s*\bBy\b\s*:?")
+
+
+def _restated_cues(flat: FlatText, main: Agreement, cues: list[Cue]) -> list[Cue]:
+    """The name again elsewhere in the agreement (punctuation and case aside) confirms where
+    it starts and ends: a mis-cut name is rarely restated. Above a "By:" line it is the
+    party signing, a cue of its own."""
+    out: list[Cue] = []
+    for name in {c.value for c in cues}:
+        chunks = re.findall(r"[A-Za-z0-9]+", name)
+        if len("".join(chunks)) < 4:
+            continue
+        pattern = re.compile(r"(?i)\b" + r"[\W_]*".join(chunks) + r"\b")
+        spans = [c.start for c in cues if c.value == name]
+        found: dict[str, Cue] = {}
+        for match in pattern.finditer(flat.text, main.start, main.end):
+            if any(abs(match.start() - s) <= 20 for s in spans) or inside_longer_name(
+                flat.text, match
+            ):
+                continue
+            signs = _SIGNS.match(flat.text[match.end() : match.end() + 160])
+            source, weight = ("signature", SIGNATURE) if signs else ("restated", RESTATED)
+            found.setdefault(source, Cue(name, match.start(), match.end(), source, weight))
+            if len(found) == 2:
+                break
+        out.extend(found.values())
+    return out
 
 
 def extract_parties(document: Document) -> list[RawField]:
-    preamble: list[RawField] = []
-    labelled: list[RawField] = []
-    for page in document.pages[:PREAMBLE_PAGES]:
-        preamble.extend(_preamble_names(page))
-        labelled.extend(_labelled_names(page))
+    flat = flat_text(document)
+    main = primary_agreement(flat)
+    role_cues, sub, aliases = _preamble_cues(flat, main)
+
+    def same(a: str, b: str) -> bool:
+        """One party: the same name, or a trade name and the name it is the trade name of."""
+        if same_party(a, b):
+            return True
+        return any(
+            (same_party(a, alias) and same_party(b, name))
+            or (same_party(b, alias) and same_party(a, name))
+            for alias, name in aliases.items()
+        )
+
+    role_cues += _cover_cues(flat, main, sub)
+    role_cues += _label_cues(flat, main, sub)
+    role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
     out = []
     for kind in ("landlord", "tenant"):
-        ordered = [c for c in preamble if c.name == kind] + [c for c in labelled if c.name == kind]
-        best = _best(ordered)
+        cues = [cue for role, cue in role_cues if role == kind]
+        cues += _restated_cues(flat, main, cues)
+        best = resolve(kind, cues, flat, same)
         if best is not None:
             out.append(best)
     return out

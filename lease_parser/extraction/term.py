@@ -1,61 +1,329 @@
-"""Length of the initial term: "a term of five (5) years", "sixty-three (63) months"."""
+"""The term: its length, and its first and last day when stated as calendar dates.
+
+- Length: "for a term of five (5) years", "shall be for a period of TWELVE (12) months",
+  "continuing for 84 full calendar months", "two (2) years and nine (9) months",
+  "Term: 156 full calendar months", "shall end on the last day of the one hundred
+  twentieth (120th) full calendar month following the Commencement Date".
+- Commencement only when a calendar date is stated as the start ("commencing on MARCH 1,
+  2008", "Commencement Date: July 1, 2001"); "the later of July 1, 2020 and the date
+  Landlord tenders possession" is an event, not a date, and yields nothing.
+- Expiration only when stated as a calendar date ("ending at 11:59 p.m. on October 31,
+  2008", "(the "Expiration Date")").
+
+Renewal and extension terms, holdover periods and the master lease's term are not the
+initial term. Commencement + length = expiration is checked: agreement raises all three,
+disagreement lowers them and is noted. An amendment's "term is extended through <date>" is
+its expiration; its extension length is not an initial term, so no length is read.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from dataclasses import dataclass
 
-from lease_parser.extraction.base import RawField, field_at, iter_matches
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.dates import find_dates
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.numbers import NUMBER_WORDS, words_to_int
+from lease_parser.extraction.sections import Agreement, primary_agreement
+from lease_parser.model import DocumentKind
 from lease_parser.parsing.base import Document
 
-_DURATION = (
-    rf"(?:(?P<words>{NUMBER_WORDS})\s*)?"
-    rf"(?:\(\s*(?P<fig>\d{{1,3}})\s*\)\s*|(?P<bare>\d{{1,3}})\s+)?(?P<unit>years?|months?)"
-)
-_TERM = re.compile(
-    rf"(?i)\b(?:initial\s+|primary\s+|original\s+|lease\s+|sublease\s+)?term\b(?:\s+of\s+this\s+(?:sub)?lease)?"
-    rf"[^.;]{{0,80}}?\b(?:for|of|be|is)\s+(?:a\s+period\s+of\s+|approximately\s+)?{_DURATION}",
-)
-_RENEWAL_CONTEXT = re.compile(r"(?i)\b(?:renew|extend|extension|option|additional)\w*")
+# "five (5)", "TWELVE (12)", "84", "One"
+_COUNT = rf"(?:(?P<w#>{NUMBER_WORDS})\s*(?:\(\s*(?P<f#>\d{{1,3}})\s*\))?|(?P<b#>\d{{1,3}}))"
+_UNIT = r"(?:full\s+)?(?:calendar\s+|lease\s+|consecutive\s+)?(?P<u#>years?|months?)(?:\(s\))?"
 
 
-def _months(match: re.Match[str]) -> tuple[int, bool | None] | None:
-    words = match.group("words")
-    figure = match.group("fig") or match.group("bare")
+def _part(n: int) -> str:
+    return (_COUNT + r"\s*,?\s*" + _UNIT).replace("#", str(n))
+
+
+_DURATION = rf"\b{_part(1)}(?:\s*(?:,|and|plus)\s*{_part(2)})?(?!\w)"
+DURATION = re.compile(rf"(?i){_DURATION}")
+# A gap that stays inside one clause ("this. lease" from OCR is not a sentence end).
+_GAP = r"(?:[^.;:,]|\.(?!\s+(?-i:[A-Z])))"
+_WIDE_GAP = r"(?:[^.;:]|\.(?!\s+(?-i:[A-Z])))"
+_TERM_WORD = r"\b(?:initial\s+|primary\s+|original\s+|lease\s+|sublease\s+)?term\b"
+_LENGTH_CLAUSES = (
+    # "the Term ... shall be for a period of five (5) years", "term ("Term") of 37 months"
+    re.compile(
+        rf"(?i){_TERM_WORD}{_GAP}{{0,80}}?(?:\b(?:for|of|be|is)|,\s*which\s+is)\s+"
+        rf"(?:a\s+(?:period|term)\s+of\s+|approximately\s+)?(?P<duration>{_DURATION})"
+    ),
+    # "shall commence ... and shall continue for ten (10) years thereafter"
+    re.compile(
+        rf"(?i){_TERM_WORD}{_WIDE_GAP}{{0,250}}?\bcontinu\w*\s+(?:for\s+)?(?:a\s+period\s+of\s+)?"
+        rf"(?P<duration>{_DURATION})"
+    ),
+)
+_RENEWAL = re.compile(
+    r"(?i)\b(?:renew\w*|extend\w*|extension|option\w*|additional|further|successive|holdover|"
+    r"holds?\s+over|holding\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|"
+    r"abate\w*|free|credit|guarant\w*|insurance|policy|warranty|license|loan|easement)\b"
+)
+_TERM_LABEL = re.compile(
+    r"(?i)(?<![\w'])(?:(?:(?:initial|original|sub)?lease\s+|sublease\s+|initial\s+)?term"
+    r"(?:\s+of\s+(?:the\s+)?(?:sub)?lease)?|(?:years\s+)?firm(?:\s+term)?)\s*:?\s*"
+    rf"(?P<duration>{_DURATION})"
+)
+_NTH_MONTH_END = re.compile(
+    r"(?i)\b(?:end|expire|terminate)s?\s+on\s+the\s+last\s+day\s+of\s+the\s+"
+    r"(?:[a-z-]+\s+){0,4}\(?(?P<n>\d{1,3})(?:st|nd|rd|th)\)?\s+(?:full\s+)?(?:calendar\s+)?"
+    r"month\s+(?:following|after)\s+the\s+(?:Lease\s+)?Commencement"
+)
+
+_EVENT = re.compile(
+    r"(?i)\b(?:later|earlier|sooner)\s+(?:of|to\s+occur)|\bthe\s+date\s+(?:on\s+which|that|"
+    r"upon)|\bupon\b|\bfollowing\b|\bafter\b|\bwhen\b|\bestimated\b|\banticipated\b|"
+    r"\bscheduled\b|\btarget\b|\bprojected\b|\bor\s+such\b"
+)
+_START = re.compile(r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of|from)\s+(?:the\s+)?$")
+_START_LABEL = re.compile(
+    r"(?i)(?<!rent\s)(?<![\w'])(?:(?:sub)?lease\s+)?commencement\.?\s+date\s*:\s*$"
+)
+_END = re.compile(
+    r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
+    r"(?:the\s+)?$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
+    r"(?:[^.;]{0,40}?\s+of\s+)?$"
+)
+_END_LABEL = re.compile(
+    r"(?i)(?<![\w'])(?:(?:sub)?lease\s+)?(?:expiration|termination)\.?\s+date\s*:\s*$"
+)
+_DEFINES_START = re.compile(
+    r'(?i)^\W{0,3}\(?\s*(?:the\s+)?"(?:(?:sub)?lease\s+)?commencement\.?\s*date"'
+)
+_DEFINES_END = re.compile(
+    r'(?i)^\W{0,3}\(?\s*(?:the\s+)?"(?:the\s+)?(?:(?:sub)?lease\s+)?(?:expiration|termination)\s*(?:date)?"'
+)
+_NOT_OURS = re.compile(
+    r"(?i)\b(?:master|prime|underlying|over)\s*lease\b|\brent\b|\bpay\w*|\binstal\w*|"
+    r"\bto\s+terminate\b|\boption\b|\bnotice\b|\bif\b|\bguarant\w*|\bletter\s+of\s+credit\b|"
+    r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b"
+)
+
+TERM_CLAUSE = 0.6
+TERM_LABEL = 0.6
+RESTATED = 0.3
+WORDS_AGREE = 0.55
+SCHEDULE = 0.5
+DATE_CLAUSE = 0.6
+DATE_LABEL = 0.55
+DATE_DEFINED = 0.62
+ARITHMETIC = 0.5
+
+
+@dataclass(frozen=True)
+class Length:
+    months: int
+    agree: bool | None  # words and figures: agree, disagree, or only one written
+
+
+def _count(match: re.Match[str], n: int) -> tuple[int, bool | None] | None:
+    words, fig, bare = match.group(f"w{n}"), match.group(f"f{n}"), match.group(f"b{n}")
     spelled = words_to_int(words) if words else None
-    number = int(figure) if figure else spelled
-    if number is None or number == 0:
+    figure = int(fig or bare) if (fig or bare) else None
+    number = figure if figure is not None else spelled
+    if number is None or number <= 0:
         return None
-    agree = None if (spelled is None or figure is None) else spelled == int(figure)
-    factor = 12 if match.group("unit").lower().startswith("year") else 1
-    return number * factor, agree
+    agree = None if spelled is None or figure is None else spelled == figure
+    return number, agree
+
+
+def parse_duration(match: re.Match[str]) -> Length | None:
+    """Months in a ``DURATION`` match: "ten (10) years and three (3) months" -> 123."""
+    total, agreements = 0, []
+    for n in (1, 2):
+        if match.group(f"u{n}") is None:
+            continue
+        counted = _count(match, n)
+        if counted is None:
+            return None
+        number, agree = counted
+        total += number * (12 if match.group(f"u{n}").lower().startswith("year") else 1)
+        agreements.append(agree)
+    if total <= 0:
+        return None
+    agree = False if False in agreements else (True if True in agreements else None)
+    return Length(total, agree)
+
+
+# A sentence boundary: ". The", "; and" -- not "p.m. on", "No. 5", "this. lease" (OCR).
+_BOUNDARY = re.compile(r"(?<=[a-z0-9)\"\]]{2})[.;]\s+(?=[A-Z0-9\"(])|;\s+")
+
+
+def _sentence_before(text: str, start: int, chars: int) -> str:
+    """Up to ``chars`` characters before ``start``, from the start of their sentence."""
+    before = text[max(0, start - chars) : start]
+    boundaries = list(_BOUNDARY.finditer(before))
+    return before[boundaries[-1].end() :] if boundaries else before
+
+
+def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
+    cues: list[Cue] = []
+    text = flat.text
+    for pattern in _LENGTH_CLAUSES:
+        for clause in pattern.finditer(text, main.start, main.end):
+            duration_end = clause.end("duration")
+            context = (
+                _sentence_before(text, clause.start(), 120)
+                + text[clause.start() : duration_end + 15]
+            )
+            if _RENEWAL.search(context):
+                continue
+            cues.extend(_length_cue(clause, "term clause", TERM_CLAUSE, cues))
+    for label in _TERM_LABEL.finditer(text, main.start, main.end):
+        lead = text[max(0, label.start() - 12) : label.start()]
+        if not _RENEWAL.search(lead + _sentence_before(text, label.start(), 40) + label.group(0)):
+            cues.extend(_length_cue(label, "summary", TERM_LABEL, cues))
+    for end in _NTH_MONTH_END.finditer(text, main.start, main.end):
+        months = int(end.group("n"))
+        cues.append(Cue(str(months), end.start("n"), end.end("n"), "month count", TERM_CLAUSE))
+    return cues
+
+
+def _length_cue(match: re.Match[str], source: str, weight: float, seen: list[Cue]) -> list[Cue]:
+    """A length cue, plus a second cue when words and figures agree ("five (5) years")."""
+    length = parse_duration(match)
+    start, end = match.span("duration")
+    if length is None or length.months > 1200 or any(c.start == start for c in seen):
+        return []
+    if length.agree is False:
+        weight -= 0.3
+    if any(c.source == source for c in seen):
+        source, weight = "restated", RESTATED
+    value = str(length.months)
+    cues = [Cue(value, start, end, source, weight)]
+    if length.agree:
+        cues.append(Cue(value, start, end, "words = figures", WORDS_AGREE))
+    return cues
+
+
+# "Months 1-12 ... 13-24 ... 73-84": a rent schedule whose periods run from month 1 without
+# a gap ends with the term's last month.
+_MONTH_RANGE = re.compile(r"(?<![\d/.,$-])(\d{1,3})\s*(?:-|to|through)\s*(\d{1,3})(?![\d/.,%])")
+_MIN_CHAIN = 3
+_UNIT_WORD = re.compile(r"(?i)\b(months?|years?)\b")
+
+
+def _schedule_cues(flat: FlatText, main: Agreement) -> list[Cue]:
+    ranges = [
+        (int(m.group(1)), int(m.group(2)), m)
+        for m in _MONTH_RANGE.finditer(flat.text, main.start, main.end)
+        if 0 < int(m.group(1)) < int(m.group(2)) <= 600
+    ]
+    best: list[re.Match[str]] = []
+    for index, (first, last, match) in enumerate(ranges):
+        units = _UNIT_WORD.findall(flat.text[max(main.start, match.start() - 80) : match.start()])
+        if first != 1 or not units or not units[-1].lower().startswith("month"):
+            continue
+        chain, expected = [match], last + 1
+        for begin, finish, following in ranges[index + 1 : index + 80]:
+            if begin == expected:
+                if _RENEWAL.search(flat.text[following.end() : following.end() + 40]):
+                    break  # extension-term rents continue the table; they are not the term
+                chain.append(following)
+                expected = finish + 1
+        if len(chain) > len(best):
+            best = chain
+    if len(best) < _MIN_CHAIN:
+        return []
+    final = best[-1]
+    return [Cue(final.group(2), final.start(2), final.end(2), "rent schedule", SCHEDULE)]
+
+
+def _date_cues(flat: FlatText, main: Agreement, starts: bool, amendment: bool) -> list[Cue]:
+    """Commencement (``starts``) or expiration dates stated as calendar dates."""
+    cues: list[Cue] = []
+    clause, label, defines = (
+        (_START, _START_LABEL, _DEFINES_START) if starts else (_END, _END_LABEL, _DEFINES_END)
+    )
+    for mention in find_dates(flat.text, main.start, main.end):
+        before = flat.text[max(main.start, mention.start - 120) : mention.start]
+        after = flat.text[mention.end : mention.end + 60]
+        sentence = _sentence_before(flat.text, mention.start, 160)
+        if defines.match(after) and not re.search(r"(?i)\brent\s*$", sentence):
+            source, weight = "defined date", DATE_DEFINED
+        elif _NOT_OURS.search(sentence) or (starts and _EVENT.search(sentence[-60:])):
+            continue
+        elif label.search(before):
+            source, weight = "summary", DATE_LABEL
+        elif clause.search(before) and _TERM_CONTEXT.search(sentence):
+            source, weight = "term clause", DATE_CLAUSE
+        else:
+            continue
+        if amendment and not starts and not re.search(r"(?i)\bextended\b", sentence):
+            weight -= 0.2  # an amendment restates the old expiration; the new one is "extended"
+        if starts and re.match(r"(?i)\s*,?\s*or\b", after):
+            continue  # "October 1, 2005 or the date Sublessor delivers": an event after all
+        value = mention.value.isoformat()
+        if any(c.source == source for c in cues if c.value == value):
+            continue
+        cues.append(Cue(value, mention.start, mention.end, source, weight))
+    return cues
+
+
+_TERM_CONTEXT = re.compile(r"(?i)\bterm\b|\blease\b|\bsublease\b|\bagreement\b")
+
+
+def _months_between(start: dt.date, end: dt.date) -> int:
+    """Whole months from ``start`` to the day after ``end`` (a term's last day)."""
+    after = end + dt.timedelta(days=1)
+    return (
+        (after.year - start.year) * 12
+        + (after.month - start.month)
+        + (0 if after.day >= start.day else -1)
+    )
+
+
+def _cross_check(fields: dict[str, RawField]) -> None:
+    """commencement + term = expiration: agreement raises all three, a contradiction lowers."""
+    start, end, term = (
+        fields.get(n) for n in ("commencement_date", "expiration_date", "term_months")
+    )
+    if not (start and end and start.value and end.value):
+        return
+    begin, finish = dt.date.fromisoformat(start.value), dt.date.fromisoformat(end.value)
+    if finish <= begin:
+        for f in (start, end):
+            f.confidence = min(f.confidence, 0.5)
+            f.notes.append(f"expiration {finish} is not after commencement {begin}")
+        return
+    if term is None or term.value is None:
+        return
+    span = _months_between(begin, finish)
+    involved = (start, end, term)
+    if span == int(term.value) and span > 0:
+        for f in involved:
+            # The arithmetic is one more cue; it does not settle a conflict the text has.
+            if not any(note.startswith("conflict") for note in f.notes):
+                f.confidence = round(1 - (1 - f.confidence) * (1 - ARITHMETIC), 3)
+            f.notes.append("commencement + term = expiration")
+    else:
+        for f in involved:
+            f.confidence = min(f.confidence, 0.55)
+            f.notes.append(f"commencement {begin} + {term.value} months != expiration {finish}")
 
 
 def extract_term(document: Document) -> list[RawField]:
-    candidates: list[RawField] = []
-    for page, match in iter_matches(document, _TERM):
-        lead = page.text[max(0, match.start() - 60) : match.start()]
-        if _RENEWAL_CONTEXT.search(lead + match.group(0)):
-            continue
-        parsed = _months(match)
-        if parsed is None:
-            continue
-        months, agree = parsed
-        confidence = 0.62 + (0.13 if agree else 0.0) - (0.3 if agree is False else 0.0)
-        notes = ["term clause"] + (["words agree with figures"] if agree else [])
-        candidates.append(
-            field_at("term_months", str(months), confidence, page, match, notes=notes)
-        )
-    if not candidates:
-        return []
-    first = candidates[0]
-    others = {c.value for c in candidates[1:] if c.value is not None}
-    if others == {first.value}:
-        first.confidence = min(0.92, first.confidence + 0.1)
-        first.notes.append("restated consistently")
-    elif others - {first.value}:
-        first.confidence = min(first.confidence, 0.55)
-        first.notes.append(
-            "other term lengths stated: " + ", ".join(sorted(others - {first.value}))
-        )
-    return [first]
+    flat = flat_text(document)
+    main = primary_agreement(flat)
+    kind = classify_flat(flat)
+    amendment = kind is DocumentKind.AMENDMENT
+    fields: dict[str, RawField] = {}
+    cue_sets = {
+        "term_months": [] if amendment else _length_cues(flat, main) + _schedule_cues(flat, main),
+        "commencement_date": _date_cues(flat, main, starts=True, amendment=amendment),
+        "expiration_date": _date_cues(flat, main, starts=False, amendment=amendment),
+    }
+    for name, cues in cue_sets.items():
+        best = resolve(name, cues, flat)
+        if best is not None:
+            fields[name] = best
+    _cross_check(fields)
+    return list(fields.values())
+
+
+__all__ = ["DURATION", "extract_term", "parse_duration"]

@@ -12,6 +12,7 @@ CORE = [
     "lease_parser.model",
     "lease_parser.gate",
     "lease_parser.abstract",
+    "lease_parser.evaluation",
 ]
 
 

@@ -1,0 +1,201 @@
+"""The date of the agreement: "made as of", "dated", "entered into on", "effective as of".
+
+Cues: the preamble ("THIS LEASE made as of the 28th day of February, 2020"), the cover page
+("DATED MAY 10, 2019"), summary labels ("Lease Date: ..."), a defined term the preamble
+points to ("effective as of the Lease Commencement Date" -> that term's stated date), a
+rider's "made a part of the Lease dated as of ...", and the signature blocks' "Date:".
+A preamble that states day and month but no year ("the 23 day of April") supports a full
+date elsewhere with the same day and month. The lease an amendment or sublease refers to
+("the Lease dated October 2, 2003") is another agreement's date, not this one's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.dates import MONTHS, DateMention, find_dates
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.kind import classify_flat
+from lease_parser.extraction.sections import Agreement, primary_agreement
+from lease_parser.model import DocumentKind
+from lease_parser.parsing.base import Document
+
+PREAMBLE = 0.72
+COVER = 0.55
+SUMMARY = 0.55
+DEFINED = 0.6
+RIDER = 0.6
+SIGNATURE = 0.4
+PARTIAL = 0.45
+NAMED = 0.35
+RESTATED = 0.4
+
+_PREAMBLE_CHARS = 320
+_PARTIES = re.compile(r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b")
+# "DATED AS OF MAY 10, 2019" on a cover page; "Date: January 5, 2021" atop a short lease.
+_COVER_DATED = re.compile(r"(?i)\b(?:dated\b\s*(?:as\s+of)?|date\s*:)\s*:?\s*$")
+_LABEL = re.compile(
+    r"(?i)\b(?:lease\s+date|date\s+of\s+(?:this\s+)?(?:sub)?lease|effective\s+date|"
+    r"execution\s+date|agreement\s+date)\s*:?\s*$"
+)
+# Signature blocks: a "Date:" label near "By:", "/s/", "Name:", "Title:" (case matters:
+# "its mortgage dated October 30, 2018" is a reference, not a signature).
+_SIGNATURE_DATE = re.compile(r"\b(?:Date|DATE|Dated|DATED)\s*:?\s*$")
+_SIGNATURE_NEAR = re.compile(
+    r"\b(?:By|BY)\s*:|/s/|\b(?:Name|NAME|Title|TITLE|Its|ITS)\s*:|\bIts\s|Printed\s+Name"
+)
+_COVER_PAGE = re.compile(r"(?i)\W*(?:as\s+)?(?:listed|set\s+forth|stated|shown)\s+on\s+the\s+cover")
+_RIDER = re.compile(
+    r"(?i)\b(?:made\s+a\s+part\s+of|rider\s+to|addendum\s+to|attached\s+to)\s+the\s+lease\s+"
+    r"dated\s+(?:as\s+of\s+)?$"
+)
+_DATE_MARKER = re.compile(
+    r'(?i)\s*,?\s*\(\s*(?:the\s+|this\s+)?"(?:effective|execution|(?:sub)?lease|agreement)\s+date"'
+    r'|\s*,?\s*\(\s*(?:the\s+)?"date\s+of\s+(?:this\s+)?(?:sub)?lease"'
+)
+_DEFINED_SLOT = re.compile(r"(?i)\bas\s+of\s+the\s+(?P<term>(?:[A-Z][a-z]+\s+){0,3}Date)\b")
+_PARTIAL = re.compile(
+    r"(?i)\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+day\s+of\s+(?P<month>"
+    + "|".join(MONTHS)
+    + r")\b(?!\s*,?\s*(?:19|20)\d\d)"
+)
+
+
+def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
+    """Dates in the opening sentence, before the parties are named; a date the drafter
+    names the agreement's own ('(the "Effective Date")') is a second, weaker cue."""
+    if not main.opener_end:
+        return []
+    hi = min(main.end, main.opener_start + _PREAMBLE_CHARS)
+    parties = _PARTIES.search(flat.text, main.opener_start, hi)
+    if parties:
+        hi = parties.end() + 40
+    else:  # "This letter agreement ... amends the Lease as hereinafter set forth: 1. ..."
+        stop = re.search(r"[:;]|\.\s+(?=[A-Z0-9])", flat.text[main.opener_end : hi])
+        hi = main.opener_end + stop.start() if stop else hi
+    cues = []
+    for mention in find_dates(flat.text, main.opener_start, hi):
+        if _REFERENCE.search(flat.text[max(0, mention.start - 60) : mention.start]):
+            continue  # "This addendum ... of the Lease dated April 5, 2004": another date
+        value = mention.value.isoformat()
+        cues.append(Cue(value, mention.start, mention.end, "preamble", PREAMBLE))
+        marker = _DATE_MARKER.match(flat.text, mention.end)
+        if marker:
+            cues.append(
+                Cue(value, mention.start, marker.end(), "named the agreement's date", NAMED)
+            )
+    return cues
+
+
+def _context_cues(flat: FlatText, main: Agreement, amendment: bool) -> list[Cue]:
+    """Cover "DATED", summary labels, riders and signature blocks."""
+    cues = []
+    cover_end = main.opener_start if main.opener_end else main.start + 1500
+    for mention in find_dates(flat.text, main.start, main.end):
+        before = flat.text[max(main.start, mention.start - 60) : mention.start]
+        source = _source(flat, main, mention, before, cover_end, amendment)
+        if source is not None:
+            cues.append(Cue(mention.value.isoformat(), mention.start, mention.end, *source))
+    return cues
+
+
+def _source(
+    flat: FlatText,
+    main: Agreement,
+    mention: DateMention,
+    before: str,
+    cover_end: int,
+    amendment: bool,
+) -> tuple[str, float] | None:
+    if not main.opener_end and mention.start < main.start + 600 and _RIDER.search(before):
+        return ("rider", RIDER) if not amendment else None
+    cover = _COVER_DATED.search(before) if mention.start < cover_end else None
+    if cover:
+        # An amendment's "RE: Lease Dated: ..." names the lease it amends.
+        if amendment and re.search(r"(?i)lease\s+dated\s*:?\s*$", before):
+            return None
+        # A bare "Date:" counts only on its own line ("Delivery Date:" is another date).
+        label_at = mention.start - len(before) + cover.start()
+        if cover.group(0).lower().startswith("dated") or flat.starts_line(label_at):
+            return "cover", COVER
+    if _LABEL.search(before):
+        return "summary", SUMMARY
+    around = flat.text[max(main.start, mention.start - 200) : mention.start]
+    if _SIGNATURE_DATE.search(before) and _SIGNATURE_NEAR.search(around):
+        return "signature", SIGNATURE
+    return None
+
+
+def _defined_cues(flat: FlatText, main: Agreement) -> list[Cue]:
+    """ "effective as of the Lease Commencement Date" -> the date stated for that term."""
+    if not main.opener_end:
+        return []
+    slot = _DEFINED_SLOT.search(flat.text, main.opener_start, main.opener_end + 120)
+    if slot is None:
+        return []
+    term = re.escape(" ".join(slot.group("term").split())).replace(r"\ ", r"\s+")
+    stated = re.compile(rf"(?i)\b{term}\s*(?:\([^()]{{0,200}}\))?\s*:?\s*(?=\w)")
+    cues = []
+    for match in stated.finditer(flat.text, main.start, main.end):
+        if _COVER_PAGE.match(flat.text, match.end()):
+            # "Lease Date: As listed on the cover page": the cover's date is the defined one.
+            cues += [
+                Cue(c.value, match.start(), match.end(), "defined", DEFINED)
+                for c in _context_cues(flat, main, amendment=False)
+                if c.source == "cover"
+            ]
+        for mention in find_dates(flat.text, match.end(), match.end() + 40):
+            if mention.start == match.end():
+                cues.append(
+                    Cue(mention.value.isoformat(), mention.start, mention.end, "defined", DEFINED)
+                )
+    return cues
+
+
+def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cue]:
+    """ "made ... on the 23 day of April" (no year) agrees with a full date of 23 April."""
+    if not main.opener_end:
+        return []
+    partial = _PARTIAL.search(flat.text, main.opener_start, main.opener_start + _PREAMBLE_CHARS)
+    if partial is None:
+        return []
+    month, day = MONTHS[partial.group("month").lower()], int(partial.group("day"))
+    return [
+        Cue(c.value, partial.start(), partial.end(), "preamble (no year)", PARTIAL)
+        for c in others
+        if c.value[5:] == f"{month:02d}-{day:02d}"
+    ][:1]
+
+
+_REFERENCE = re.compile(
+    r"(?i)\b(?:this|the|said)\s+(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
+)
+
+
+def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
+    """ "the Lease dated April 5, 2004" anywhere in the file (an amendment appended to the
+    lease, an exhibit) restates a date already read elsewhere."""
+    values = {c.value for c in cues}
+    spans = {c.start for c in cues}
+    out = []
+    for mention in find_dates(flat.text):
+        value = mention.value.isoformat()
+        before = flat.text[max(0, mention.start - 60) : mention.start]
+        if value in values and mention.start not in spans and _REFERENCE.search(before):
+            out.append(Cue(value, mention.start, mention.end, "restated", RESTATED))
+    return out
+
+
+def extract_lease_date(document: Document) -> list[RawField]:
+    flat = flat_text(document)
+    main = primary_agreement(flat)
+    amendment = classify_flat(flat) is DocumentKind.AMENDMENT
+    cues = _preamble_cues(flat, main)
+    cues += _context_cues(flat, main, amendment)
+    cues += _defined_cues(flat, main)
+    cues += _partial_cues(flat, main, cues)
+    cues += _reference_cues(flat, cues)
+    best = resolve("lease_date", cues, flat)
+    return [best] if best else []

@@ -1,0 +1,172 @@
+"""Calendar dates in the forms leases write them.
+
+"October 7, 2004", "Oct. 7th, 2004", "7 October 2004", "the 7th day of October, 2004",
+"this 17 day of April, 2008", "the first day of July, 2001", "10/7/2004", "9/17/09",
+"2004-10-07". A date with a blank in it ("the ___ day of May, 2005") is not a date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+MONTHS = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+_ABBREVIATIONS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+_ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "twenty-first": 21,
+    "twenty-second": 22,
+    "twenty-third": 23,
+    "twenty-fourth": 24,
+    "twenty-fifth": 25,
+    "twenty-sixth": 26,
+    "twenty-seventh": 27,
+    "twenty-eighth": 28,
+    "twenty-ninth": 29,
+    "thirtieth": 30,
+    "thirty-first": 31,
+}
+
+_MONTH = r"(?P<month>(?:" + "|".join(MONTHS) + r")|(?:" + "|".join(_ABBREVIATIONS) + r")\.?)"
+_DAY = r"(?P<day>[0-3]?\d)(?:\s?(?:st|nd|rd|th))?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_DAY_WORD = r"(?P<dayword>" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + r")"
+_FORMS = (
+    # "October 7, 2004", "Oct. 7th 2004", "March 29th , 2019"
+    rf"{_MONTH}\s+{_DAY}\s*,?\s*{_YEAR}",
+    # "7 October 2004", "7th October, 2004"
+    rf"{_DAY}\s+(?:day\s+of\s+)?{_MONTH}\s*,?\s*{_YEAR}",
+    # "the 7th day of October, 2004", "this 17 day of April, 2008", "the first day of July 2001"
+    rf"(?:{_DAY}|{_DAY_WORD})\s+day\s+of\s+{_MONTH}\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}",
+    # "10/7/2004", "9/17/09", "10-07-2004"
+    r"(?P<m>[01]?\d)[/-](?P<d>[0-3]?\d)[/-](?P<y>(?:19|20)?\d\d)(?![\d/-])",
+    # "2004-10-07"
+    r"(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)",
+)
+# Underscores around a date are a filled-in blank ("Date: 9/17/09_____"), not part of a word.
+_RAW = r"(?<![A-Za-z0-9/-])(?:" + "|".join(f"(?:{form})" for form in _FORMS) + r")(?![A-Za-z0-9])"
+# Python's re wants unique group names across alternatives; give each form its own names.
+_GROUPS = ("month", "day", "year", "dayword")
+
+
+def _unique_groups(pattern: str) -> str:
+    counter = dict.fromkeys(_GROUPS, 0)
+
+    def rename(match: re.Match[str]) -> str:
+        name = match.group(1)
+        counter[name] += 1
+        return f"(?P<{name}{counter[name]}>"
+
+    return re.sub(r"\(\?P<(" + "|".join(_GROUPS) + r")>", rename, pattern)
+
+
+DATE = re.compile(_unique_groups(_RAW), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DateMention:
+    value: dt.date
+    start: int
+    end: int
+
+
+def _group(match: re.Match[str], name: str) -> str | None:
+    for index in range(1, 5):
+        key = f"{name}{index}"
+        if key in match.re.groupindex and match.group(key):
+            return match.group(key)
+    return None
+
+
+def _month_number(text: str) -> int | None:
+    key = text.lower().rstrip(".")
+    return MONTHS.get(key) or _ABBREVIATIONS.get(key)
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    if year < 100:
+        year += 2000 if year < 70 else 1900
+    return year
+
+
+def _to_date(match: re.Match[str]) -> dt.date | None:
+    try:
+        if match.group("iy"):
+            return dt.date(int(match.group("iy")), int(match.group("im")), int(match.group("id")))
+        if match.group("m"):
+            return dt.date(_year(match.group("y")), int(match.group("m")), int(match.group("d")))
+        month = _month_number(_group(match, "month") or "")
+        day_text = _group(match, "day")
+        day = (
+            int(day_text)
+            if day_text
+            else _ORDINAL_WORDS.get((_group(match, "dayword") or "").lower())
+        )
+        year_text = _group(match, "year")
+        if month is None or day is None or year_text is None:
+            return None
+        return dt.date(int(year_text), month, day)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str, start: int = 0, end: int | None = None) -> Iterator[DateMention]:
+    """Every calendar date in ``text[start:end]``, with its span in ``text``."""
+    for match in DATE.finditer(text, start, len(text) if end is None else end):
+        value = _to_date(match)
+        if value is not None:
+            yield DateMention(value, match.start(), match.end())
+
+
+def parse_date(text: str) -> dt.date | None:
+    """The date ``text`` is, if it is exactly one date (surrounding spaces allowed)."""
+    match = DATE.fullmatch(text.strip())
+    return _to_date(match) if match else None

@@ -1,0 +1,137 @@
+"""The security deposit: cash, or the letter of credit that stands in for it.
+
+"Security Deposit: None." and "no security deposit is required" state a deposit of 0.00;
+a lease that never mentions one states nothing (null). An amount is the deposit when the
+nearest label before it in its sentence is the deposit ("shall deposit with Landlord the
+sum of ...", "Security Deposit shall mean a letter of credit in the amount of ...") or a
+label right after names it ("$78,000.00 representing the security deposit"). Only the
+first amount after a label counts: "(i) $1,200,000 until the fourth anniversary, (ii)
+$960,000 thereafter" is a deposit that steps down, and its first amount is the deposit.
+A deposit demanded only if something happens ("should Tenant default") is not one, and
+neither is any restatement of that contingent figure.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from lease_parser.extraction.clauses import (
+    named_after,
+    nearest_label,
+    sentence_start,
+    sentence_tail,
+)
+from lease_parser.extraction.cues import Cue
+from lease_parser.extraction.flat import FlatText
+from lease_parser.extraction.money import MoneyMention, Per, find_money
+
+_DEPOSIT = r"\bsecurity\s+deposit\b|\bdeposit(?:ed|s)?\b|\bas\s+security\b"
+_LETTER = r"\bletter\s+of\s+credit\b|\bL/?C\b"
+_OTHER = (
+    r"\brent(?:al)?\b|\binstallments?\b|\binsurance\b|\blate\s+(?:charge|fee)\b|\bfee\b|"
+    r"\btax(?:es)?\b|\ballowance\b|\bcommission\b|\bexample\b|\bpurchase\s+price\b|"
+    r"\bpenalt(?:y|ies)\b|\binterest\b|\bcost\b|\bdamages\b|\bcoverage\b|\bliability\b"
+)
+_LABEL = re.compile(rf"(?i)(?P<deposit>{_DEPOSIT})|(?P<letter>{_LETTER})|(?P<other>{_OTHER})")
+_DEFINED_AS = re.compile(r'(?i)^\s*\(\s*(?:the\s+)?"(?:security\s+)?deposit"')
+# Deposits that change, are demanded later or only on default are not the deposit.
+_CONTINGENT = re.compile(
+    r"(?i)\b(?:if|should|in\s+the\s+event|upon\s+(?:notice|demand|default)|reserves?\s+the\s+right|"
+    r"may\s+(?:require|demand|increase)|demand|reduc\w*|decrease\w*|increase\w*|replenish\w*|"
+    r"restore\w*|thereafter|additional|in\s+excess\s+of|exceed\w*|up\s+to|not\s+to\s+exceed|"
+    r"example|e\.g\.)\b"
+)
+_NONE = re.compile(
+    r"(?i)\bsecurity\s+deposit\s*[:.-]?\s*(?:none|n/a|not\s+applicable|intentionally\s+"
+    r"(?:omitted|deleted)|\$\s*0(?:\.00)?\b|zero\b)"
+    r"|\b(?:there\s+(?:is|shall\s+be)\s+)?no\s+(?:initial\s+)?security\s+deposit\b"
+    r"(?:\s+(?:is|shall\s+be)\s+(?:being\s+)?(?:required|payable|due))?"
+    r"|\bshall\s+not\s+be\s+required\s+to\s+(?:pay|deposit|post|provide|deliver)\s+(?:a|any)\s+"
+    r"security\s+deposit\b"
+)
+
+# "Security Deposit" names the deposit outright; a bare "deposit" may be any deposit.
+AMOUNT_WEIGHT = 0.6
+DEPOSIT_WORD_WEIGHT = 0.45
+LETTER_WEIGHT = 0.4
+# "Security Deposit: $X" on a summary page names the deposit as plainly as a clause does.
+SUMMARY_WEIGHT = 0.6
+NAMED_AFTER_WEIGHT = 0.45
+# Words that agree with figures make a misread figure very unlikely.
+WORDS_WEIGHT = 0.52
+NONE_LABEL_WEIGHT = 0.6
+NONE_SENTENCE_WEIGHT = 0.55
+_SUMMARY_GAP = 12
+
+
+def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[str, float] | None:
+    """(source, weight) when ``mention`` is stated as the deposit; None otherwise."""
+    lo, hi = span
+    lead_start = sentence_start(text, mention.start, lo)
+    lead = text[lead_start : mention.start]
+    if _CONTINGENT.search(lead) or mention.per is not Per.NONE:
+        return None
+    tail = sentence_tail(text, mention.end, hi)
+    named = named_after(tail, r"security\s+deposit\b|deposit\b|security\b") or _DEFINED_AS.match(
+        tail
+    )
+    if named:
+        explicit = "security" in named.group(0).lower()
+        return "named as the deposit", AMOUNT_WEIGHT if explicit else NAMED_AFTER_WEIGHT
+    label = nearest_label(lead, _LABEL)
+    if label is None or label.group("other"):
+        return None
+    # Only the first figure after its label: later ones are step-downs or other sums.
+    if find_money(lead[label.end() :]):
+        return None
+    gap = lead[label.end() :]
+    says_security = re.search(r"(?i)security\s+deposit", lead) is not None
+    if label.group("letter") and not says_security:
+        return "letter of credit", LETTER_WEIGHT
+    if len(gap) <= _SUMMARY_GAP and re.fullmatch(r"[\s:.\-–]*", gap):
+        return "deposit summary line", SUMMARY_WEIGHT
+    if says_security or re.search(r"(?i)as\s+security", label.group(0)):
+        return "security deposit clause", AMOUNT_WEIGHT
+    return "deposit clause", DEPOSIT_WORD_WEIGHT
+
+
+def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
+    """Cues for the deposit amount (or 0.00 when the lease says there is none)."""
+    lo, hi = span
+    text = flat.text
+    cues: list[Cue] = []
+    contingent: set[Decimal] = set()
+    for mention in find_money(text, lo, hi):
+        found = _reading(text, mention, span)
+        if found is None:
+            lead = text[sentence_start(text, mention.start, lo) : mention.start]
+            if _CONTINGENT.search(lead) and re.search(_DEPOSIT, lead, re.IGNORECASE):
+                contingent.add(mention.amount)
+            continue
+        source, weight = found
+        value = f"{mention.amount:.2f}"
+        cues.append(Cue(value, mention.start, mention.end, source, weight))
+        if mention.words_agree:
+            cues.append(
+                Cue(value, mention.start, mention.end, "words agree with figures", WORDS_WEIGHT)
+            )
+    cues = [c for c in cues if Decimal(c.value) not in contingent]
+    for match in _NONE.finditer(text, lo, hi):
+        labelled = ":" in match.group(0) or match.group(0).lower().startswith("security deposit")
+        source, weight = (
+            ("deposit summary: none", NONE_LABEL_WEIGHT)
+            if labelled
+            else ("no deposit required", NONE_SENTENCE_WEIGHT)
+        )
+        cues.append(Cue("0.00", match.start(), match.end(), source, weight))
+    return _letters_only_as_fallback(cues)
+
+
+def _letters_only_as_fallback(cues: list[Cue]) -> list[Cue]:
+    """A letter of credit given besides a cash deposit is extra security, not the deposit."""
+    letters = {(c.start, c.end) for c in cues if c.source == "letter of credit"}
+    cash = [c for c in cues if (c.start, c.end) not in letters and c.value != "0.00"]
+    if cash:
+        return [c for c in cues if (c.start, c.end) not in letters]
+    return cues

@@ -1,0 +1,279 @@
+"""The premises' street address: one line, suite included where stated.
+
+A lease is full of street addresses: the premises, and the parties' notice, payment and
+principal-office addresses. We read a street address ("1144 Eastlake Avenue E",
+"475-477 Potrero Avenue", "1200 Highway 51") only where the words around it say it is
+the premises ("the premises located at", "the building known as", "Premises:",
+'"Building" shall mean ...', a cover page's "PREMISES:") and never where they say it is a
+party's address ("having an address at", "whose address is", "notices ... to", "c/o").
+The city, state and postcode after it (or a "City of X ... State of Y" before it in the same
+sentence) and a suite stated in the same premises description complete the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.extraction.sections import Agreement, primary_agreement
+from lease_parser.parsing.base import Document
+
+_STREET_TYPES = (
+    r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|"
+    r"Parkway|Pkwy|Plaza|Circle|Cir|Terrace|Ter|Trail|Square|Sq|Pike|Row|Alley|Expressway|"
+    r"Freeway|Turnpike|Highway|Hwy|Crescent|Close|Parade|Esplanade"
+)
+_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
+STREET = re.compile(
+    rf"""(?<![\w$.,-])(?P<number>\d{{1,6}}(?:\s*-\s*\d{{1,6}}(?![\w]))?)(?:\s+|\s*-\s*(?=\d))
+    (?:
+      (?:Highway|Hwy|Route|Rte|State\s+Road|County\s+Road|U\.?S\.?)\s+\d{{1,4}}\b
+      |(?:{_DIRECTION}\s+)?(?:(?:[A-Z0-9][\w'.-]*|of|the)\s+){{0,4}}?(?:{_STREET_TYPES})\b\.?
+        (?:,?\s+(?:(?:NE|NW|SE|SW|[NSEW])\.?(?![\w])|(?:North|South|East|West)(?=\s*[,(\d])))?
+    )""",
+    re.VERBOSE,
+)
+_STATES = (
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+    "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|"
+    "Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|"
+    "New\\s+Hampshire|New\\s+Jersey|New\\s+Mexico|New\\s+York|North\\s+Carolina|North\\s+Dakota|"
+    "Ohio|Oklahoma|Oregon|Pennsylvania|Rhode\\s+Island|South\\s+Carolina|South\\s+Dakota|"
+    "Tennessee|Texas|Utah|Vermont|Virginia|Washington|West\\s+Virginia|Wisconsin|Wyoming|"
+    "District\\s+of\\s+Columbia|Victoria|New\\s+South\\s+Wales|Queensland|Tasmania|"
+    "South\\s+Australia|Western\\s+Australia|Ontario|Quebec|British\\s+Columbia|Alberta|"
+    "A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
+    "S[CD]|T[NX]|UT|V[TA]|W[AVIY]|VIC|NSW|QLD"
+)
+_NOT_CITY = (
+    r"(?:Landlord|Tenant|Lessor|Lessee|Sublessor|Sublessee|Building|Premises|Suite|Floor|"
+    r"Exhibit|Attention|Attn|Telephone|Phone|The|This|Such|Said|County)\b"
+)
+_TAIL = re.compile(
+    rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|Apt\.?|Apartment|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
+    (?:,?\s*(?:in\s+the\s+)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
+       (?P<city>(?!{_NOT_CITY})[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
+    (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
+    (?:,?\s*(?:(?:State|Commonwealth)\s+of\s+)?(?P<state>(?:{_STATES}))\b\.?)?
+    (?:,?\s*(?P<zip>\d{{5}}(?:-\d{{4}})?|\d{{4}})(?!\d))?""",
+    re.VERBOSE,
+)
+_SUITE = re.compile(
+    r"\b(?:Suite|Ste\.?|Unit|Apt\.?|Apartment)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
+    r"(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)[A-Z0-9-]*\d[A-Z0-9-]*)*)"
+)
+# "1.5 Premises. Suite No. 205 on the 2nd floor", "SUBLEASE SPACE: Suite No. 437",
+# "Premises: Suite No. 100, 400, and 500": the suite the premises description names.
+_PREMISES_SUITE = re.compile(
+    r"(?i)\b(?:premises|sublease\s+space|subleased\s+premises|leased\s+space)\b[^.;]{0,40}?"
+    r"(?:[:.]\s*|\b(?:known\s+as|being|consisting\s+of|identified\s+as)\s+)"
+    r"(?=(?-i:Suite|Ste|Unit|Apt|Apartment))"
+)
+_CITY_BEFORE = re.compile(r"\bCity\s+of\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})")
+_STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{_STATES})\b")
+
+_PREMISES_CONTEXT = re.compile(
+    r"(?i)\b(?:premises|demised|sublease\s+space|subleased|leased\s+space|building|property|"
+    r"known\s+as|located\s+at|situated|street\s+address|located|land|having\s+an\s+address)\b"
+)
+_PARTY_CONTEXT = re.compile(
+    r"(?i)\b(?:notices?|notify|having\s+(?:an?\s+)?(?:offices?|its)|whose\s+address|"
+    r"principal\s+(?:office|place)|offices?\s+at|c/o|attn|attention|copy\s+to|with\s+a\s+copy|"
+    r"payments?|remit|mailing|business\s+address|address\s+of\s+(?:the\s+)?(?:sub)?"
+    r"(?:landlord|tenant|lessor|lessee)|(?:landlord|tenant|lessor|lessee)'s\s+address|"
+    r"residing|broker|agent)\b"
+)
+# "ACME LLC, having an address at": a party's address (a building "having an address of"
+# is the premises).
+_ENTITY_ADDRESS = re.compile(
+    r"(?i)(?:\b(?:llc|l\.l\.c|inc|corp\w*|company|ltd|l\.p|trust)\.?|\))\s*,?\s*"
+    r"having\s+(?:an?\s+)?address"
+)
+_LABEL_BEFORE = re.compile(
+    r"(?i)(?:\bpremises|\bbuilding(?:\s+name\s+and\s+address)?|\bproperty|\bsublease\s+space|"
+    r"\blocation)\b[^.:]{0,60}[:.]\s*(?:[^.:]{0,80})?$"
+)
+_DEFINITION_BEFORE = re.compile(r'(?i)"(?:building|premises|property|project)"\s+(?:shall\s+)?mean')
+
+CLAUSE = 0.6
+LABEL = 0.55
+COVER = 0.5
+DEFINITION = 0.6
+RESTATED = 0.3
+ASSEMBLED_CAP = 0.75
+_WINDOW = 160
+_SENTENCE = 450
+
+
+@dataclass(frozen=True)
+class Address:
+    street: str
+    line: str  # street, suite, city, state postcode
+    start: int
+    end: int
+    parts: tuple[str | None, ...] = (None, None, None, None)  # suite, city, state, postcode
+    # A part read from elsewhere than the address itself (a suite named by the premises
+    # description, a "City of ... State of ..." earlier in the sentence).
+    assembled: bool = False
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"(?<=\w) ([.,])(?=\s|$)", r"\1", " ".join(text.split()))
+    return text.strip(" ,.")
+
+
+def _suite_in(sentence: str) -> str | None:
+    """The last suite in the premises sentence that is not part of a party's own address."""
+    found = None
+    for suite in _SUITE.finditer(sentence):
+        before = sentence[max(0, suite.start() - 80) : suite.start()]
+        if _PARTY_CONTEXT.search(before) or STREET.search(before[-45:]):
+            continue
+        found = suite.group(0)
+    return found
+
+
+def _context(flat: FlatText, start: int, window: int = _WINDOW) -> str:
+    """The text before an address, back to its sentence start (``window`` at most)."""
+    before = flat.text[max(0, start - window) : start]
+    boundary = list(re.finditer(r"(?<=[a-z)\"]{2})[.;]\s+(?=[A-Z\"(])|;\s", before))
+    return before[boundary[-1].end() :] if boundary else before
+
+
+def premises_suite(flat: FlatText, main: Agreement) -> str | None:
+    """The suite the premises description names, if it names one."""
+    for label in _PREMISES_SUITE.finditer(flat.text, main.start, main.end):
+        suite = _SUITE.match(flat.text, label.end())
+        if suite and not _PARTY_CONTEXT.search(_context(flat, label.start())[-60:]):
+            return _clean(suite.group(0))
+    return None
+
+
+def _address_at(
+    flat: FlatText, street: re.Match[str], sentence: str, default_suite: str | None
+) -> Address:
+    tail = _TAIL.match(flat.text, street.end())
+    parts = [_clean(street.group(0))]
+    suite = tail.group("suite") if tail else None
+    if not suite:
+        suite = _suite_in(sentence) or default_suite
+    assembled = bool(suite) and not (tail and tail.group("suite"))
+    if suite:
+        parts.append(_clean(suite))
+    city = tail.group("city") if tail else None
+    state = tail.group("state") if tail else None
+    zip_code = tail.group("zip") if tail and state else None
+    if not (city and state):
+        city_before = _CITY_BEFORE.search(sentence)
+        state_before = _STATE_BEFORE.search(sentence)
+        if city_before and state_before and not city:
+            city, state = city_before.group("city"), state_before.group("state")
+            assembled = True
+    city = " ".join(city.split()) if city else None
+    state = " ".join(state.split()) if state else None
+    parts += [p for p in (city, (state or "") + (f" {zip_code}" if zip_code else "")) if p]
+    end = tail.end() if tail and tail.end() > street.end() else street.end()
+    found = (_clean(suite) if suite else None, city, state, zip_code)
+    return Address(_clean(street.group(0)), ", ".join(parts), street.start(), end, found, assembled)
+
+
+def _source(flat: FlatText, main: Agreement, street: re.Match[str]) -> tuple[str, float] | None:
+    context = _context(flat, street.start())
+    near = context[-90:]
+    if _PARTY_CONTEXT.search(near) or _ENTITY_ADDRESS.search(near):
+        return None
+    if _DEFINITION_BEFORE.search(context):
+        return "definition", DEFINITION
+    if _LABEL_BEFORE.search(near) and (street.start() < main.opener_start or ":" in near):
+        return "summary", LABEL
+    if _PREMISES_CONTEXT.search(near):
+        if main.opener_end and street.start() < main.opener_start:
+            return "cover", COVER  # "For certain premises at ...", "PREMISES: ..." on a cover
+        return "premises clause", CLAUSE
+    return None
+
+
+def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, str, float]]:
+    """Every street address the agreement states as the premises, with its source."""
+    found = []
+    suite = premises_suite(flat, main)
+    for street in STREET.finditer(flat.text, main.start, main.end):
+        source = _source(flat, main, street)
+        if source is None:
+            continue
+        sentence = (
+            _context(flat, street.start(), _SENTENCE)
+            + flat.text[street.start() : street.end() + 80]
+        )
+        found.append((_address_at(flat, street, sentence, suite), *source))
+    return found
+
+
+_ABBREVIATIONS = {
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "street": "st",
+    "avenue": "ave",
+    "road": "rd",
+    "boulevard": "blvd",
+    "drive": "dr",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "parkway": "pkwy",
+    "highway": "hwy",
+    "suite": "ste",
+}
+
+
+def street_key(line: str) -> str:
+    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
+    "2430 N. Halsted St." share a key)."""
+    match = STREET.search(line)
+    words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
+
+
+def _same_street(a: str, b: str) -> bool:
+    return street_key(a) == street_key(b)
+
+
+def _consistency(addresses: list[Address], best: RawField) -> None:
+    """Lower confidence when the line was assembled, or its statements disagree on a part."""
+    names = ("suite", "city", "state", "postcode")
+    for index, name in enumerate(names):
+        stated = [a.parts[index] for a in addresses]
+        values = {re.sub(r"[^a-z0-9]", "", part.lower()) for part in stated if part}
+        if len(values) > 1:
+            best.confidence = min(best.confidence, 0.6)
+            best.notes.append(f"statements of the address disagree on the {name}")
+    if all(a.assembled for a in addresses):
+        best.confidence = min(best.confidence, ASSEMBLED_CAP)
+        best.notes.append("line assembled from more than one place in the text")
+
+
+def extract_premises(document: Document) -> list[RawField]:
+    flat = flat_text(document)
+    main = primary_agreement(flat)
+    found = premises_addresses(flat, main)
+    cues: list[Cue] = []
+    for address, source, weight in found:
+        # The same street stated again in another premises sentence: a restatement.
+        if any(c.source == source and _same_street(c.value, address.line) for c in cues):
+            source, weight = "restated", RESTATED
+        cues.append(Cue(address.line, address.start, address.end, source, weight))
+    best = resolve("premises_address", cues, flat, _same_street)
+    if best is None or best.value is None:
+        return []
+    same = [a for a, _, _ in found if _same_street(a.line, best.value)]
+    fullest = max(same, key=lambda a: len(a.line))
+    if fullest.line != best.value:
+        best.notes.append("most complete statement of the same street used")
+        best.value = fullest.line
+    _consistency(same, best)
+    return [best]

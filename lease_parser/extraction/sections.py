@@ -1,0 +1,271 @@
+"""Where things are in a lease: the main agreement, its summary labels, its defined terms.
+
+A filed lease is often several agreements in one file: a sublease with the master lease
+attached, a landlord's consent letter in front of the sublease, a lease followed by its
+amendments, forms of SNDA or estoppel as exhibits. Each agreement opens the same way
+("THIS SUBLEASE AGREEMENT ... is made and entered into ... by and between"), so we find
+the openers, take the first one that is not an ancillary instrument (consent, guaranty,
+SNDA, estoppel, memorandum) as the main agreement, and end it where the next agreement
+opens. Values stated in the appended agreements are not this document's terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from lease_parser.extraction.flat import FlatText, flat_text
+from lease_parser.parsing.base import Document, Page, PageSource
+
+_NOUN = (
+    r"(?:LEASE|SUBLEASE|SUB-LEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|GUARANTEE|"
+    r"MODIFICATION|EXTENSION|RENEWAL|LETTER)"
+)
+_TITLE_WORD = r"(?:[A-Z0-9][\w.,'&/-]*|to|of|and|for)"
+OPENER = re.compile(
+    rf"""\b(?:THIS|This)\s+
+    (?P<title>(?:{_TITLE_WORD}\s+){{0,8}}?(?i:{_NOUN}(?:\s+{_NOUN})?)\b
+      (?:\s+(?:No\.?\s*|\#\s*)\d+)?)
+    (?:\s*\([^()]{{0,100}}\))?\s*,?\s*
+    (?:,?\s*when\s+executed\s+by\s+the\s+parties\s*,\s*)?
+    (?:(?i:is|was|are|hereby)\s+){{0,2}}
+    (?P<verb>(?i:made|entered|dated|amends|to\s+be\s+an\s+integral\s+part|effective\s+as\s+of
+      |(?:by\s+and\s+)?between|among))\b""",
+    re.VERBOSE,
+)
+# An opener names its parties soon after ("... by and between X and Y").
+_PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b")
+_PARTIES_WITHIN = 500
+_ANCILLARY = re.compile(
+    r"(?i)\b(?:consent|guarant(?:y|ee)|estoppel|subordination|non-?disturbance|attornment|"
+    r"recognition|memorandum|certificate|letter\s+of\s+credit|declaration|confirmation)\b"
+)
+_AMENDMENT_TITLE = re.compile(
+    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement)\b"
+)
+# How far back from an opener its own title and heading may sit.
+_HEADING_BACK = 160
+# A second opener closer than this to the first is a restatement, not a new agreement.
+_MIN_AGREEMENT_CHARS = 800
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One agreement in the file: flat span, its opener, and whether it is ancillary."""
+
+    start: int
+    end: int
+    opener_start: int
+    opener_end: int
+    title: str
+    ancillary: bool
+
+    @property
+    def is_amendment(self) -> bool:
+        return bool(_AMENDMENT_TITLE.search(self.title))
+
+
+def _openers(flat: FlatText) -> list[re.Match[str]]:
+    found: list[re.Match[str]] = []
+    for match in OPENER.finditer(flat.text):
+        verb = match.group("verb").lower()
+        if not (
+            verb.startswith(("amends", "to be", "between", "among", "by"))
+            or _PARTIES_FOLLOW.search(flat.text, match.end(), match.end() + _PARTIES_WITHIN)
+        ):
+            continue
+        if found and match.start() - found[-1].start() < _MIN_AGREEMENT_CHARS:
+            continue
+        found.append(match)
+    return found
+
+
+def _heading_start(flat: FlatText, floor: int, opener: int) -> int:
+    """Where an agreement's title begins: a little before its opener, not before the page
+    the opener is on (an appended agreement starts on a new page)."""
+    start = max(floor, opener - _HEADING_BACK)
+    page = flat.page_of[opener]
+    while start < opener and flat.page_of[start] != page:
+        start += 1
+    return start
+
+
+def agreements(flat: FlatText) -> list[Agreement]:
+    """Every agreement the file holds, in order; one spanning everything if none opens."""
+    openers = _openers(flat)
+    if not openers:
+        return [Agreement(0, len(flat.text), 0, 0, "", False)]
+    out: list[Agreement] = []
+    for index, match in enumerate(openers):
+        head = flat.text[max(0, match.start() - _HEADING_BACK) : match.end()]
+        start = 0 if index == 0 else _heading_start(flat, out[-1].opener_end, match.start())
+        if out:
+            out[-1] = replace(out[-1], end=start)
+        title = " ".join(match.group("title").split())
+        # "THIS SNDA AGREEMENT" names itself; a bare "This Agreement" is named by its heading.
+        generic = re.fullmatch(r"(?i)agreement", title) is not None
+        ancillary = bool(_ANCILLARY.search(title) or (generic and _ANCILLARY.search(head)))
+        out.append(
+            Agreement(
+                start,
+                len(flat.text),
+                match.start(),
+                match.end(),
+                title,
+                ancillary,
+            )
+        )
+    return out
+
+
+def primary_agreement(flat: FlatText) -> Agreement:
+    """The main agreement: the first that is not a consent, guaranty, SNDA or the like."""
+    found = agreements(flat)
+    main = next((a for a in found if not a.ancillary), found[0])
+    if main is found[0]:
+        main = replace(main, start=0)
+    return main
+
+
+def primary_span(document: Document) -> tuple[int, int]:
+    """Flat ``[start, end)`` of the main agreement of ``document``."""
+    main = primary_agreement(flat_text(document))
+    return main.start, main.end
+
+
+def primary_pages(document: Document) -> list[Page]:
+    """The pages of the main agreement, with text outside it blanked (offsets unchanged)."""
+    flat = flat_text(document)
+    start, end = primary_span(document)
+    if start == 0 and end >= len(flat.text):
+        return list(document.pages)
+    first_page, first_offset, _ = flat.locate(start, start + 1)
+    last_page, _, last_end = flat.locate(end - 1, end)
+    pages = []
+    for page in document.pages:
+        if page.number < first_page.number or page.number > last_page.number:
+            continue
+        text = page.text
+        if page.number == last_page.number:
+            text = text[:last_end] + " " * (len(text) - last_end)
+        if page.number == first_page.number:
+            text = " " * first_offset + text[first_offset:]
+        pages.append(replace(page, text=text))
+    return pages
+
+
+# ---------------------------------------------------------------- labelled values
+
+_LABEL_VALUE_MAX = 200
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """A "Label: value" pair from a summary page, a table row or a signature block."""
+
+    label: str
+    value: str
+    start: int  # flat span of the value
+    end: int
+    separator: str = ":"  # ":", "." (numbered heading "1.1 Landlord.") or "-"
+
+
+def labelled_values(
+    flat: FlatText, label: re.Pattern[str], span: tuple[int, int]
+) -> list[Labelled]:
+    """Values after ``label`` followed by ``:`` or a numbered-heading period, in ``span``.
+
+    ``label`` must match the label text only; the value runs to the next label-like break
+    (another "Word:" label, a numbered heading) or ``_LABEL_VALUE_MAX`` characters.
+    """
+    out = []
+    lo, hi = span
+    for match in label.finditer(flat.text, lo, hi):
+        rest = flat.text[match.end() : min(hi, match.end() + _LABEL_VALUE_MAX + 3)]
+        sep = re.match(r"\s*(?::|\.(?=\s)|-\s)\s*", rest)
+        if not sep:
+            continue
+        value_start = match.end() + sep.end()
+        value = flat.text[value_start : value_start + _LABEL_VALUE_MAX]
+        cut = _next_label(flat, value, value_start)
+        if cut is not None:
+            value = value[:cut]
+        value = value.rstrip(" ;,")
+        if value:
+            separator = sep.group(0).strip()[:1]
+            out.append(
+                Labelled(match.group(0), value, value_start, value_start + len(value), separator)
+            )
+    return out
+
+
+def _next_label(flat: FlatText, value: str, offset: int) -> int | None:
+    """Where the next label begins in ``value``.
+
+    A label that starts a line wins (summary pages put each label on its own line). On a
+    run-on line the label before a colon is its last word, the words joined to it by "of",
+    "and" ... ("ADDRESS OF SUBLESSOR:"), and one more capitalised word unless that word
+    closes a name ("Acme Holdings LLC Tenant:" -> "Tenant"; "... Security Deposit:").
+    """
+    for position in range(1, len(value)):
+        if flat.starts_line(offset + position) and _LINE_LABEL.match(value, position):
+            return position
+    cuts = [m.start() + 1 for m in _HEADING.finditer(value)]
+    for colon in _COLON.finditer(value):
+        start = _label_start(value, colon.start())
+        if start > 0:
+            cuts.append(start)
+            break
+    return min(cuts) if cuts else None
+
+
+def _label_start(value: str, colon: int) -> int:
+    words = list(re.finditer(r"[\w'’&/-]+\.?", value[:colon]))
+    if not words:
+        return colon
+    i = len(words) - 1
+    while i >= 2 and words[i - 1].group().lower() in _CONNECTORS:
+        i -= 2
+    if i >= 1:
+        previous = words[i - 1].group()
+        gap = value[words[i - 1].end() : words[i].start()]
+        closes_name = _SUFFIX_WORD.fullmatch(previous.rstrip(".")) or previous.endswith(".")
+        if previous[:1].isupper() and not closes_name and not re.search(r"[,;)]", gap):
+            i -= 1
+    return words[i].start()
+
+
+_CONNECTORS = frozenset({"of", "and", "for", "the", "to", "in", "&"})
+_SUFFIX_WORD = re.compile(
+    r"(?i)inc|llc|l\.l\.c|lp|l\.p|llp|ltd|corp|corporation|company|co|plc|trust|n\.a"
+)
+_COLON = re.compile(r":(?!\d)")
+_LINE_LABEL = re.compile(r"[A-Z0-9(][\w'’.()]*(?:\s+[\w'’]+){0,4}\s*[:.](?!\d)")
+# Numbered or lettered headings: "1.3 Building.", "(c) Basic Terms".
+_HEADING = re.compile(r"\s(?:\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])")
+
+
+# ---------------------------------------------------------------- OCR
+
+# Mean Tesseract word confidence at or above which OCR text is nearly as good as a text layer.
+_OCR_GOOD = 90.0
+_OCR_POOR = 70.0
+
+
+@lru_cache(maxsize=64)
+def _factor(ocr_confidence: float | None) -> float:
+    if ocr_confidence is None:
+        return 0.85
+    if ocr_confidence >= _OCR_GOOD:
+        return 0.95
+    if ocr_confidence >= _OCR_POOR:
+        return 0.85
+    return 0.7
+
+
+def source_factor(page: Page) -> float:
+    """Multiply a confidence read from ``page`` by this: OCR text earns less trust."""
+    if page.source is not PageSource.OCR:
+        return 1.0
+    return _factor(page.quality.ocr_confidence)

@@ -1,0 +1,131 @@
+"""Rentable square feet of the premises, and areas that measure something else."""
+
+from __future__ import annotations
+
+import pytest
+
+from lease_parser.extraction.financials import extract_financials
+from tests.unit.extraction.lease_text import by_name, document
+
+
+def area(*pages: str) -> str | None:
+    raw = by_name(extract_financials(document(*pages))).get("rentable_sqft")
+    return None if raw is None else raw.value
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Landlord hereby leases to Tenant approximately 7,500 rentable square feet of space "
+            "on the third floor of the Building.",
+            "7500",
+        ),
+        ("The Premises is comprised of 2,400 square feet of the Master Premises.", "2400"),
+        ('"Premises" shall be deemed to be 12,345 rentable square feet.', "12345"),
+        ("1.6 Rentable Area of the Premises. 9,800 square feet.", "9800"),
+        (
+            'Premises: Suite 300, containing 4,321 rentable square feet (the "Premises"), '
+            "in the office building at 10 Main Street.",
+            "4321",
+        ),
+        (
+            "Such premises shall consist of the fifth floor of the Building, containing "
+            "approximately 18,000 square feet of Rentable Area.",
+            "18000",
+        ),
+        ("d. LEASED PREMISES GENERAL PURPOSE (Office) Approximately 65,000 RSF", "65000"),
+        (
+            "Lessor leases to Lessee approximately ____750__ square feet of space "
+            '(the "Premises") in the warehouse.',
+            "750",
+        ),
+    ],
+)
+def test_premises_area(sentence: str, expected: str) -> None:
+    assert area(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Rentable Area of the Building is 125,000 square feet.",
+        "The Building contains approximately 80,000 rentable square feet.",
+        "Occupancy shall not exceed one person per 150 square feet of the Premises.",
+        "The Premises shall not be used by more than one person for each 200 square feet.",
+        "Landlord may construct a pad site of up to 5,000 square feet near the Premises.",
+        "The usable area of the Premises is 4,000 usable square feet.",
+        "WHEREAS, Landlord leased to Tenant space containing approximately 23,000 square feet "
+        'of Rentable Floor Area (the "6th Floor Space").',
+        "In addition to the Premises, Tenant leases from Landlord 300 rentable square feet of "
+        "space in the Parking Facility.",
+        "Tenant's share is based on the Premises and the 250,000 rentable square feet in the "
+        "Building.",
+        "The Premises include all 52,000 rentable square feet on the fourth floor.",
+    ],
+)
+def test_areas_of_other_things(sentence: str) -> None:
+    assert area(sentence) is None
+
+
+def test_a_single_statement_stays_under_the_gate_and_rent_arithmetic_lifts_it() -> None:
+    clause = "Landlord leases to Tenant approximately 5,000 rentable square feet of space."
+    alone = by_name(extract_financials(document(clause)))["rentable_sqft"]
+    assert alone.confidence < 0.8
+    table = (
+        "Base Rent: Months Rate Per RSF Monthly Base Rent Annual Base Rent "
+        "Months 1-12 $30.00 $12,500.00 $150,000.00 Months 13-24 $30.90 $12,875.00 $154,500.00 "
+        "Rent shall be paid on the first day of each calendar month without demand."
+    )
+    checked = by_name(extract_financials(document(clause, table)))["rentable_sqft"]
+    assert checked.value == "5000"
+    assert checked.confidence >= 0.8
+    assert any("rate × area" in note for note in checked.notes)
+
+
+def test_two_different_premises_areas_are_a_conflict() -> None:
+    raw = by_name(
+        extract_financials(
+            document(
+                "1.6 Rentable Area of the Premises. 9,800 square feet.",
+                "Landlord leases to Tenant approximately 11,200 rentable square feet.",
+            )
+        )
+    )["rentable_sqft"]
+    assert raw.confidence <= 0.6
+    assert any("conflict" in note for note in raw.notes)
+
+
+def test_an_area_spelled_out_before_its_figure() -> None:
+    assert (
+        area(
+            "The Premises shall consist of approximately eight thousand five hundred (8,500) "
+            "rentable square feet of office space."
+        )
+        == "8500"
+    )
+
+
+def test_an_area_a_rent_schedule_prices_is_not_thereby_the_premises() -> None:
+    fields = by_name(
+        extract_financials(
+            document(
+                "Rentable Area of Premises 50,000 square feet",
+                "EXHIBIT H BASE RENT Months Per Rentable Square Foot Square Feet Total Monthly "
+                "1-6 $0.65 monthly 40,000 $ 26,000.00 7-12 $0.70 monthly 50,000 $ 35,000.00 "
+                "Notes: (a) The square footage used in this table is for computation only.",
+            )
+        )
+    )
+    assert fields["rentable_sqft"].value == "50000"
+    assert not any("conflict" in note for note in fields["rentable_sqft"].notes)
+
+
+def test_the_building_named_after_the_premises_is_what_the_area_measures() -> None:
+    assert (
+        area(
+            "Tenant's share is the ratio of the floor area of the Leased Premises to the "
+            "leasable floor area in the Building, which will be approximately 65,270 square feet."
+        )
+        is None
+    )

@@ -1,0 +1,49 @@
+"""The flat document text and its map back to page offsets."""
+
+from __future__ import annotations
+
+from lease_parser.extraction.flat import flat_text, flatten
+from tests.unit.extraction.lease_text import document
+
+
+def test_whitespace_runs_become_one_space_and_offsets_map_back() -> None:
+    doc = document("THIS LEASE is\n\nmade   by and\nbetween", "7\n\nACME , LLC and BETA")
+    flat = flatten(doc)
+    assert flat.text == "THIS LEASE is made by and between ACME, LLC and BETA"
+    start = flat.text.index("ACME")
+    page, page_start, page_end = flat.locate(start, start + 4)
+    assert page.number == 2
+    assert page.text[page_start:page_end] == "ACME"
+
+
+def test_one_page_number_line_is_dropped_at_each_end() -> None:
+    doc = document("1\n\nentered into as of this", "2\n\n17\n\nday of April, 2008\n\nPage 2 of 9")
+    assert flatten(doc).text == "entered into as of this 17 day of April, 2008"
+
+
+def test_a_span_across_pages_is_clipped_to_its_first_page() -> None:
+    doc = document("end of one", "start of two")
+    flat = flatten(doc)
+    page, start, end = flat.locate(0, len(flat.text))
+    assert page.number == 1
+    assert page.text[start:end] == "end of one"
+
+
+def test_field_cites_the_page_text() -> None:
+    doc = document("Landlord:\n  Acme Holdings LLC")
+    flat = flatten(doc)
+    start = flat.text.index("Acme")
+    raw = flat.field("landlord", "Acme Holdings LLC", 0.9, start, start + 17)
+    page = doc.pages[0]
+    assert page.text[raw.start : raw.end] == "Acme Holdings LLC"
+    assert "Acme Holdings LLC" in raw.snippet
+
+
+def test_flat_text_is_cached_per_document() -> None:
+    doc = document("text")
+    assert flat_text(doc) is flat_text(doc)
+    assert flat_text(document("text")) is not flat_text(doc)
+
+
+def test_empty_document() -> None:
+    assert flatten(document("")).text == " "

@@ -1,0 +1,140 @@
+"""The premises' street address, told apart from the parties' addresses."""
+
+from __future__ import annotations
+
+import pytest
+
+from lease_parser.extraction.premises import STREET, extract_premises, street_key
+from tests.unit.extraction.lease_text import document
+
+FILLER = " The parties agree to the terms below." * 40
+PREAMBLE = (
+    "THIS LEASE is made as of May 1, 2019, by and between Harbor Point LLC, having an address at "
+    '77 Dock Street, Suite 9, Portland, Maine 04101 ("Landlord"), and Nimbus Inc., whose address '
+    'is 5 Hill Road, Boston, Massachusetts 02110 ("Tenant"). '
+)
+
+
+def premises(*pages: str) -> tuple[str | None, float]:
+    found = extract_premises(document(*pages))
+    return (found[0].value, found[0].confidence) if found else (None, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("clause", "expected"),
+    [
+        (
+            "Landlord leases to Tenant the premises located at 1450 Granite Avenue, Suite 210, "
+            'Denver, Colorado 80202 (the "Premises").',
+            "1450 Granite Avenue, Suite 210, Denver, Colorado 80202",
+        ),
+        (
+            "The Premises are situated in the City of Fresno, County of Fresno, State of "
+            "California, known as 88-90 Orchard Lane.",
+            "88-90 Orchard Lane, Fresno, California",
+        ),
+        (
+            'the building commonly known as 300 W. Market St., Akron, OH 44303 (the "Building").',
+            "300 W. Market St, Akron, OH 44303",
+        ),
+        (
+            "certain premises located at 900 Highway 12, in the City of Milton, State of Georgia.",
+            "900 Highway 12, Milton, Georgia",
+        ),
+        (
+            'the premises located at 12 SE 9th Ave, Portland, Oregon 97214 (the "Building").',
+            "12 SE 9th Ave, Portland, Oregon 97214",
+        ),
+    ],
+)
+def test_premises_clauses(clause: str, expected: str) -> None:
+    assert premises(PREAMBLE + clause + FILLER)[0] == expected
+
+
+def test_party_addresses_are_not_the_premises() -> None:
+    text = (
+        PREAMBLE + "Notices to Landlord shall be sent to 77 Dock Street, Suite 9, Portland, Maine. "
+        "Payments shall be made to Harbor Point LLC, c/o Bay Management, 10 Pier Road." + FILLER
+    )
+    assert premises(text) == (None, 0.0)
+
+
+def test_suite_named_by_the_premises_description() -> None:
+    text = (
+        PREAMBLE + "1.3 Building. The building located at 41 Lark Drive, Reno, Nevada 89501. "
+        "1.5 Premises. Suite No. 305 on the 3rd floor of the Building." + FILLER
+    )
+    value, confidence = premises(text)
+    assert value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
+    assert confidence < 0.8  # assembled from two places
+
+
+def test_a_party_suite_in_the_same_sentence_is_not_the_premises_suite() -> None:
+    text = (
+        "The rider is part of the Lease between Harbor LLC, having an address at 5 Bay Road "
+        'Suite 800, Salem, Oregon ("Landlord") and Nimbus Inc. ("Tenant") of premises known as '
+        "the ground floor at 19 Crane Street, Salem, Oregon 97301." + FILLER
+    )
+    assert premises(text)[0] == "19 Crane Street, Salem, Oregon 97301"
+
+
+def test_two_agreeing_statements_reach_the_gate() -> None:
+    cover = "OFFICE LEASE PREMISES: 41 Lark Drive, Reno, Nevada 89501"
+    body = (
+        PREAMBLE
+        + '"Building" shall mean the building known as 41 Lark Drive, Reno, Nevada 89501.'
+        + FILLER
+    )
+    value, confidence = premises(cover, body)
+    assert value == "41 Lark Drive, Reno, Nevada 89501"
+    assert confidence >= 0.8
+
+
+def test_different_premises_streets_conflict() -> None:
+    text = (
+        PREAMBLE + "the premises located at 41 Lark Drive, Reno, Nevada. "
+        '"Building" shall mean the building known as 600 Mesa Road, Reno, Nevada.' + FILLER
+    )
+    found = extract_premises(document(text))
+    assert found[0].confidence < 0.8
+    assert any("conflict" in n for n in found[0].notes)
+
+
+def test_blank_form_has_no_address() -> None:
+    text = (
+        "the premises being and situated at {insert address of property} comprising "
+        "{insert square footage} square feet" + FILLER
+    )
+    assert premises(text) == (None, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("2430 North Halsted Street", "2430 N. Halsted St."), ("5 Elm Avenue E", "5 Elm Ave E")],
+)
+def test_street_key_spells_one_way(a: str, b: str) -> None:
+    assert street_key(a) == street_key(b)
+
+
+@pytest.mark.parametrize(
+    ("text", "streets"),
+    [
+        ("rent of $1,200 Main Street", []),
+        ("an area of 1,500 Park Avenue", []),
+        ("at 1144 Eastlake Avenue E, Seattle", ["1144 Eastlake Avenue E"]),
+        ("at 475-477 Potrero Avenue", ["475-477 Potrero Avenue"]),
+        ("at 4524-50th Street", ["4524-50th Street"]),
+        ("at 12 SE 9th Ave and 1200 Highway 51", ["12 SE 9th Ave", "1200 Highway 51"]),
+    ],
+)
+def test_street_addresses(text: str, streets: list[str]) -> None:
+    assert [m.group(0) for m in STREET.finditer(text)] == streets
+
+
+def test_residential_apartment() -> None:
+    text = (
+        "This Residential Lease Agreement is made on January 5, 2021 between John Smith "
+        '("Landlord") and Jane Doe ("Tenant"). Landlord rents to Tenant the property located at '
+        '123 Main St, Apt 4B, Springfield, IL 62701 (the "Premises").' + FILLER
+    )
+    assert premises(text)[0] == "123 Main St, Apt 4B, Springfield, IL 62701"

@@ -1,0 +1,154 @@
+"""The term: its length in words and figures, and its calendar start and end."""
+
+from __future__ import annotations
+
+import pytest
+
+from lease_parser.extraction.term import DURATION, extract_term, parse_duration
+from tests.unit.extraction.lease_text import by_name, document
+
+FILLER = " The parties agree to the terms below." * 40
+PREAMBLE = (
+    'THIS LEASE is made as of May 1, 2019, between A LLC ("Landlord") and B Inc. ("Tenant"). '
+)
+
+
+def term(text: str) -> dict[str, tuple[str | None, float]]:
+    found = by_name(extract_term(document(PREAMBLE + text + FILLER)))
+    return {k: (v.value, v.confidence) for k, v in found.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "months", "agree"),
+    [
+        ("five (5) years", 60, True),
+        ("sixty-three (63) months", 63, True),
+        ("ten (10) years and three (3) months", 123, True),
+        ("20 years and 10 months", 250, None),
+        ("84 full calendar months", 84, None),
+        ("One year(s)", 12, None),
+        ("TWELVE (12) months", 12, True),
+        ("ten (10) Lease Years", 120, True),
+        ("ten (10), years", 120, True),
+        ("six (7) years", 84, False),
+    ],
+)
+def test_durations(text: str, months: int, agree: bool | None) -> None:
+    match = DURATION.search(text)
+    assert match is not None
+    length = parse_duration(match)
+    assert length is not None
+    assert (length.months, length.agree) == (months, agree)
+
+
+@pytest.mark.parametrize(
+    ("clause", "months"),
+    [
+        ('The term of this Lease ("Term") shall be for a period of five (5) years.', 60),
+        ("This Sublease shall commence on the Commencement Date for a term of 37 months.", 37),
+        (
+            "The term shall commence on delivery and shall continue for ten (10) years thereafter.",
+            120,
+        ),
+        (
+            '"Term" shall mean the term of this Lease, which is three (3) years and two (2) '
+            "months.",
+            38,
+        ),
+        ("Term: 96 full calendar months, plus any partial month.", 96),
+        (
+            "The Term shall end on the last day of the one hundred twentieth (120th) full calendar "
+            "month following the Commencement Date.",
+            120,
+        ),
+    ],
+)
+def test_term_length(clause: str, months: int) -> None:
+    assert term(clause)["term_months"][0] == str(months)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Tenant may extend the term of this Lease for two (2) successive periods of five years.",
+        "The Renewal Term shall be for a term of five (5) years.",
+        "The term of the Master Lease is ten (10) years.",
+        "The amortization term is 240 months.",
+    ],
+)
+def test_renewals_and_other_terms_are_not_the_term(clause: str) -> None:
+    assert "term_months" not in term(clause)
+
+
+def test_words_agreeing_with_figures_reach_the_gate_figures_alone_do_not() -> None:
+    assert term("The term of this Lease shall be five (5) years.")["term_months"][1] >= 0.8
+    assert term("The term of this Lease shall be 60 months.")["term_months"][1] < 0.8
+
+
+def test_calendar_commencement_and_expiration_agreeing_with_the_term() -> None:
+    found = term(
+        "The Term of this Lease shall be for a period of twelve (12) months, commencing on "
+        'March 1, 2008 (the "Commencement Date") and ending at midnight on February 28, 2009.'
+    )
+    assert found["commencement_date"][0] == "2008-03-01"
+    assert found["expiration_date"][0] == "2009-02-28"
+    assert found["term_months"][0] == "12"
+    assert min(v[1] for v in found.values()) > 0.75
+
+
+def test_dates_contradicting_the_term_lower_confidence() -> None:
+    found = extract_term(
+        document(
+            PREAMBLE + "The Term of this Lease shall be for a period of twelve (12) months, "
+            "commencing on March 1, 2008 and ending on February 28, 2010." + FILLER
+        )
+    )
+    assert all(f.confidence <= 0.55 for f in found)
+    assert any("!=" in n for f in found for n in f.notes)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The Term shall commence on the later of July 1, 2020 and the date Landlord delivers "
+        "the Premises.",
+        "The Commencement Date shall be the date which is 30 days after the Delivery Date; "
+        "the Estimated Commencement Date is June 1, 2020.",
+        "The term shall commence on October 1, 2005 or the date Sublandlord delivers the premises.",
+        "Rent shall commence on October 15, 2004.",
+    ],
+)
+def test_event_based_commencement_is_null(clause: str) -> None:
+    assert "commencement_date" not in term(clause)
+
+
+def test_amendment_extension_date_is_the_expiration_but_not_a_term_length() -> None:
+    text = (
+        'This letter agreement ("Extension"), when executed by the parties, amends the Lease as '
+        "follows: 1. The term of the Lease is extended for three (3) years, through "
+        "February 28, 2013." + FILLER
+    )
+    found = by_name(extract_term(document(text)))
+    assert found["expiration_date"].value == "2013-02-28"
+    assert "term_months" not in found
+
+
+def test_a_rent_schedule_running_from_month_one_confirms_the_term() -> None:
+    text = (
+        "A term commencing on the Commencement Date and continuing for 36 full calendar months. "
+        "Months Monthly Rent 1-12 $1,000.00 13-24 $1,030.00 25-36 $1,060.90"
+    )
+    value, confidence = term(text)["term_months"]
+    assert value == "36"
+    assert confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "If Tenant holds over, the tenancy shall be for a term of one (1) month at a time.",
+        "The term of the Letter of Credit shall be one (1) year, renewed annually.",
+    ],
+)
+def test_holdover_and_instrument_terms_are_not_the_lease_term(clause: str) -> None:
+    assert "term_months" not in term(clause)
