@@ -44,6 +44,9 @@ format: install ## apply ruff fixes and formatting
 worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 	$(LEASE) worker --queues lease_extraction,lease_ocr,lease_normalization --concurrency 2
 
+bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
+	$(LEASE) bench $(BENCH_ARGS)
+
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 

@@ -10,6 +10,7 @@ import sys
 import click
 
 from lease_parser.cli._common import ExitCode, fail
+from lease_parser.cli.bench import bench
 from lease_parser.cli.core import abstract
 from lease_parser.cli.dead import dead
 from lease_parser.cli.pipeline import status, submit, unlock, worker
@@ -26,7 +27,7 @@ def cli() -> None:
     """
 
 
-for command in (abstract, run, submit, worker, status, unlock, dead):
+for command in (abstract, run, submit, worker, status, unlock, dead, bench):
     cli.add_command(command)
 
 
