@@ -20,8 +20,8 @@ import datetime as dt
 import os
 import time
 from pathlib import Path
-from typing import Any
 
+from celery import Celery
 from sqlalchemy import func, select
 
 from lease_parser.bench.corpus import CorpusDoc
@@ -99,7 +99,7 @@ def _results(
     return out
 
 
-def _submit(app: Any, placed: list[Placed]) -> dict[str, float]:
+def _submit(app: Celery, placed: list[Placed]) -> dict[str, float]:
     """Submit each document; return task id → monotonic time its message was published."""
     from lease_parser.pipeline.submit import submit_document
 
@@ -153,6 +153,7 @@ def run_pipeline(
         )
         app = create_app(settings)
         runtime = runtime_for(settings)
+        sampler: TreeSampler | None = None
         try:
             say(f"  {label}: starting a worker for all queues with --concurrency {concurrency}")
             worker.start()
@@ -172,8 +173,8 @@ def run_pipeline(
             _wait(runtime.store, len(placed), label, timeout, say)
             cpu_after = _cpu(*pids)
             wall = _last_finished(runtime.store) - start
-            peak = sampler.stop()
         finally:
+            peak = sampler.stop() if sampler else None
             worker.stop()
             app.close()
         hashes = {item.doc_hash for item in placed}
@@ -181,4 +182,5 @@ def run_pipeline(
         results = _results(runtime.store, placed, stages_by_document(spans))
         runtime.store.close()
     cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_before} | {"submit": submit_cpu}
+    assert peak is not None
     return PhaseRun(label, concurrency, wall, results, spans, submitted, peak.to_json(), cpu)

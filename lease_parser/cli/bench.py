@@ -42,10 +42,24 @@ from lease_parser.cli._common import json_option, print_json, settings_from_env
     show_default=True,
     help="Documents queued (no worker) to measure Redis bytes per queued document.",
 )
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Run the four phases this many times, interleaved; report each phase's fastest.",
+)
 @click.option("--keep", is_flag=True, help="Keep the run's data directory (logs, stores).")
 @json_option
 def bench(
-    docs: int, scans: int, seed: int, threads: int, messages: int, keep: bool, as_json: bool
+    docs: int,
+    scans: int,
+    seed: int,
+    threads: int,
+    rounds: int,
+    messages: int,
+    keep: bool,
+    as_json: bool,
 ) -> None:
     """Measure the pipeline against in-process baselines on a generated corpus.
 
@@ -61,7 +75,12 @@ def bench(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     data_dir = Path(tempfile.mkdtemp(prefix="bench-", dir=settings.data_dir))
     options = BenchOptions(
-        docs=docs, scans=min(scans, docs), seed=seed, threads=threads, messages=messages
+        docs=docs,
+        scans=min(scans, docs),
+        seed=seed,
+        threads=threads,
+        rounds=rounds,
+        messages=messages,
     )
 
     def say(message: str) -> None:
@@ -69,12 +88,14 @@ def bench(
 
     try:
         report = run_benchmark(options, data_dir, say)
+    except BaseException:
+        say(f"the benchmark stopped; its data (worker and redis logs) is in {data_dir}")
+        raise
+    if keep:
         (data_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
-    finally:
-        if keep:
-            say(f"data kept in {data_dir}")
-        else:
-            shutil.rmtree(data_dir, ignore_errors=True)
+        say(f"data kept in {data_dir}")
+    else:
+        shutil.rmtree(data_dir, ignore_errors=True)
     if as_json:
         print_json(report)
     else:

@@ -10,14 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lease_parser.abstract import abstract_document
-from lease_parser.bench.corpus import (
-    CorpusDoc,
-    DocKind,
-    generate_corpus,
-    int_in_words,
-    money_in_words,
-    plan_kinds,
-)
+from lease_parser.bench.corpus import CorpusDoc, DocKind, generate_corpus, plan_kinds
+from lease_parser.bench.lease_text import int_in_words, money_in_words
 from lease_parser.extraction.money import find_money
 from lease_parser.extraction.numbers import words_to_int
 from lease_parser.parsing import ParseLimits, parse_document
