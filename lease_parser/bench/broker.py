@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import redis
-from lease_parser.bench.phase import EMBEDDED, Say
+from lease_parser.bench.phase import Say, phase_settings
 from lease_parser.bench.stats import Summary, summarize
 from lease_parser.local import LocalCluster
 from lease_parser.pipeline.idempotency import claim_document
@@ -66,15 +66,9 @@ def _claim_costs(r: redis.Redis, claims: int, ttl: int) -> tuple[Summary, Summar
 def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> BrokerCosts:
     from lease_parser.pipeline.app import create_app
     from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.settings import load_settings
 
     with LocalCluster(data_dir, concurrency={}) as cluster:
-        settings = load_settings(
-            data_dir=data_dir,
-            broker_url=cluster.env["LEASE_BROKER_URL"],
-            result_backend=cluster.env["LEASE_RESULT_BACKEND"],
-            **EMBEDDED,
-        )
+        settings = phase_settings(data_dir, cluster.env)
         app = create_app(settings)
         runtime = runtime_for(settings)
         r = runtime.redis

@@ -26,11 +26,11 @@ from sqlalchemy import func, select
 
 from lease_parser.bench.corpus import CorpusDoc
 from lease_parser.bench.phase import (
-    EMBEDDED,
     DocResult,
     PhaseRun,
     Placed,
     Say,
+    phase_settings,
     place_corpus,
     process_cpu_s,
 )
@@ -130,7 +130,6 @@ def run_pipeline(
     """Warm a fresh local pipeline up, then submit the corpus and follow it to the end."""
     from lease_parser.pipeline.app import create_app
     from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.settings import load_settings
 
     label = f"pipeline c{concurrency}"
     spans_dir = data_dir / "spans"
@@ -145,12 +144,7 @@ def run_pipeline(
             name=f"bench-c{concurrency}-{os.getpid()}",
             log_path=data_dir / "worker.log",
         )
-        settings = load_settings(
-            data_dir=data_dir,
-            broker_url=cluster.env["LEASE_BROKER_URL"],
-            result_backend=cluster.env["LEASE_RESULT_BACKEND"],
-            **EMBEDDED,
-        )
+        settings = phase_settings(data_dir, cluster.env)
         app = create_app(settings)
         runtime = runtime_for(settings)
         sampler: TreeSampler | None = None

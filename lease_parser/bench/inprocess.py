@@ -4,8 +4,9 @@
 - B, ``threaded``: a bounded pool of threads (the seed's "below the threshold" batch
   script). PDFium is not thread-safe — two threads in it at once, even on different
   documents, can crash or corrupt the process (pypdfium2's documentation) — so every
-  stage that calls PDFium (parsing a PDF, rendering it for OCR) holds one process-wide
-  lock; the time spent waiting for it is reported as ``pdfium_lock_wait``. What remains
+  stage that calls PDFium holds one process-wide lock: parsing a PDF, and OCR, since
+  ``ocr_pdf_pages`` renders each page and runs Tesseract on it in one call with the PDF
+  open. The time spent waiting for it is reported as ``pdfium_lock_wait``. What remains
   parallel is pure Python under the GIL (DOCX parsing, extraction, normalization) and
   waiting: storage and SQLite I/O.
 

@@ -21,7 +21,6 @@ from lease_parser.settings import Settings, load_settings
 from lease_parser.storage import ObjectStore
 
 Say = Callable[[str], None]
-EMBEDDED = {"object_store": "", "store_url": ""}
 
 
 @dataclass(frozen=True)
@@ -63,8 +62,8 @@ class PhaseRun:
     spans: list[TaskSpan] = field(default_factory=list)
     submitted: dict[str, float] = field(default_factory=dict)
     memory: dict[str, Any] = field(default_factory=dict)
-    # CPU seconds spent in the timed window, by who spent them (this process; or the
-    # worker tree, redis-server and this controller).
+    # CPU seconds spent in the timed window, by who spent them: this process (baselines);
+    # the worker's main process and pool, redis-server and the submits (pipeline).
     cpu_s: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -80,8 +79,15 @@ def process_cpu_s() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def phase_settings(data_dir: Path, **overrides: Any) -> Settings:
-    return load_settings(data_dir=data_dir, **{**EMBEDDED, **overrides})
+def phase_settings(data_dir: Path, env: dict[str, str] | None = None) -> Settings:
+    """Settings on the embedded defaults under ``data_dir`` (and a cluster's Redis URLs)."""
+    urls = {}
+    if env is not None:
+        urls = {
+            "broker_url": env["LEASE_BROKER_URL"],
+            "result_backend": env["LEASE_RESULT_BACKEND"],
+        }
+    return load_settings(data_dir=data_dir, object_store="", store_url="", **urls)
 
 
 def place_corpus(objects: ObjectStore, docs: list[CorpusDoc]) -> list[Placed]:
