@@ -6,6 +6,7 @@ only renders that object, so the table and ``--json`` can never disagree.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -195,11 +196,23 @@ def build_report(
             "key": t.key,
             "target": ("≥ " if t.higher_is_better else "≤ ") + f"{t.limit:g} {t.unit}",
             "value": report[t.key],
-            "met": t.met(report[t.key]),
+            # Not measured (e.g. no scanned document with --scans 0): neither met nor missed.
+            "met": None if math.isnan(report[t.key]) else t.met(report[t.key]),
         }
         for t in TARGETS
     ]
     return report
+
+
+def json_safe(obj: Any) -> Any:
+    """The report with NaN (a figure that could not be measured) as null: strict JSON."""
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_safe(v) for v in obj]
+    return obj
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -316,6 +329,6 @@ def format_table(r: dict[str, Any]) -> str:
         f"{'target':34}{'goal':>18}{'measured':>14}",
     ]
     for t in r["targets"]:
-        mark = "met" if t["met"] else "MISSED"
+        mark = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
         lines.append(f"  {t['name']:32}{t['target']:>18}{_f(t['value'], 2):>14}  {mark}")
     return "\n".join(lines)

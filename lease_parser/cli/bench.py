@@ -69,7 +69,7 @@ def bench(
     (or with --json one object) to stdout. Data goes under LEASE_DATA_DIR.
     """
     from lease_parser.bench import BenchOptions, run_benchmark
-    from lease_parser.bench.report import format_table
+    from lease_parser.bench.report import format_table, json_safe
 
     settings = settings_from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -92,11 +92,11 @@ def bench(
         say(f"the benchmark stopped; its data (worker and redis logs) is in {data_dir}")
         raise
     if keep:
-        (data_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
+        (data_dir / "report.json").write_text(json.dumps(json_safe(report), indent=1))
         say(f"data kept in {data_dir}")
     else:
         shutil.rmtree(data_dir, ignore_errors=True)
     if as_json:
-        print_json(report)
+        print_json(json_safe(report))
     else:
         click.echo(format_table(report))

@@ -10,7 +10,14 @@ import pytest
 from lease_parser.bench.broker import BrokerCosts
 from lease_parser.bench.corpus import DocKind
 from lease_parser.bench.phase import DocResult, PhaseRun
-from lease_parser.bench.report import TARGETS, Target, build_report, format_table, ms_per_page
+from lease_parser.bench.report import (
+    TARGETS,
+    Target,
+    build_report,
+    format_table,
+    json_safe,
+    ms_per_page,
+)
 from lease_parser.bench.stats import TaskSpan, summarize
 
 
@@ -22,16 +29,20 @@ def doc(
     return DocResult(name, kind, pages, f"hash-{name}", route, None, 0.9, stages, **kw)  # type: ignore[arg-type]
 
 
-def corpus_docs(route: str = "committed") -> list[DocResult]:
-    return [
+def corpus_docs(route: str = "committed", with_scan: bool = True) -> list[DocResult]:
+    docs = [
         doc("a.pdf", DocKind.TEXT_PDF, 10, parse=0.03, route=route),  # 4.1 ms/page
         doc("b.pdf", DocKind.TEXT_PDF, 20, parse=0.05, route=route),  # 3.05 ms/page
         doc("c.docx", DocKind.DOCX, 4, parse=0.02, route=route),
-        doc("d.scan.pdf", DocKind.SCAN, 1, parse=0.001, route=route, ocr_pages=1, ocr_cpu_s=1.5),
     ]
+    if with_scan:
+        docs.append(
+            doc("d.scan.pdf", DocKind.SCAN, 1, parse=0.001, route=route, ocr_pages=1, ocr_cpu_s=1.5)
+        )
+    return docs
 
 
-def pipeline(name: str, wall: float, route: str = "committed") -> PhaseRun:
+def pipeline(name: str, wall: float, route: str = "committed", with_scan: bool = True) -> PhaseRun:
     spans = [
         TaskSpan(
             "t1",
@@ -49,7 +60,7 @@ def pipeline(name: str, wall: float, route: str = "committed") -> PhaseRun:
         name,
         1,
         wall,
-        corpus_docs(route),
+        corpus_docs(route, with_scan),
         spans,
         submitted={"t1": 0.999},
         memory={"peak_tree_rss_mb": 300.0},
@@ -57,19 +68,24 @@ def pipeline(name: str, wall: float, route: str = "committed") -> PhaseRun:
     )
 
 
-@pytest.fixture
-def report() -> dict:  # type: ignore[type-arg]
+def make_report(with_scan: bool = True) -> dict:  # type: ignore[type-arg]
+    docs = corpus_docs(with_scan=with_scan)
     phases = {
-        "sequential": PhaseRun("sequential", 1, 4.0, corpus_docs(), cpu_s={"process": 3.9}),
-        "threaded": PhaseRun("threaded", 2, 3.0, corpus_docs(), cpu_s={"process": 4.0}),
-        "pipeline_c1": pipeline("pipeline c1", 4.4),
-        "pipeline_c2": pipeline("pipeline c2", 2.0, route="review"),
+        "sequential": PhaseRun("sequential", 1, 4.0, docs, cpu_s={"process": 3.9}),
+        "threaded": PhaseRun("threaded", 2, 3.0, docs, cpu_s={"process": 4.0}),
+        "pipeline_c1": pipeline("pipeline c1", 4.4, with_scan=with_scan),
+        "pipeline_c2": pipeline("pipeline c2", 2.0, route="review", with_scan=with_scan),
     }
     s = summarize([0.0001, 0.0002])
     broker = BrokerCosts(s, s, s, queued=100, bytes_per_queued_doc=1400.0, message_bytes=1380)
     corpus = {"docs": 4, "pages": 35, "seed": 0, "threads": 2, "by_kind": {"scan": {"docs": 1}}}
     machine = {"cpus": 2, "cpu_model": "test", "load_start": [0.1], "load_end": [0.2]}
     return build_report(corpus, phases, broker, machine)
+
+
+@pytest.fixture
+def report() -> dict:  # type: ignore[type-arg]
+    return make_report()
 
 
 def test_report_has_every_figure_the_issue_names(report: dict) -> None:  # type: ignore[type-arg]
@@ -133,6 +149,15 @@ def test_target_limits_are_inclusive(higher: bool, value: float, met: bool) -> N
     limit = 1.8 if higher else 2.0
     assert Target("t", "k", limit, higher, "x").met(value) is met
     assert not Target("t", "k", 1.0, True, "x").met(math.nan)
+
+
+def test_without_scans_the_ocr_figure_is_null_and_its_target_not_judged() -> None:
+    report = make_report(with_scan=False)
+    [ocr] = [t for t in report["targets"] if t["key"] == "ocr_s_per_page"]
+    assert ocr["met"] is None
+    assert "not measured" in format_table(report)
+    printed = json.loads(json.dumps(json_safe(report), allow_nan=False))
+    assert printed["ocr_s_per_page"] is None
 
 
 def test_table_shows_throughput_overhead_and_the_targets(report: dict) -> None:  # type: ignore[type-arg]
