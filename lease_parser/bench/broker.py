@@ -4,13 +4,16 @@ Both against the benchmark's own redis-server (from redis/redis.conf), with no w
 attached: the queue only grows, so ``INFO memory`` before and after N messages divided
 by N is what a backlog of N documents costs the broker (noeviction: when it is full,
 submits fail). The messages are real: published through ``pipeline.publish`` with the
-fields, task and task id ``submit_document`` gives them. (``submit_document``'s other
-step, the store row, does not touch Redis and would only make this phase slow.)
+fields, task and task id ``submit_document`` gives them (checked against one it sends).
+``submit_document``'s other step, the store row, does not touch Redis and would only
+make this phase slow.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import time
 import uuid
 from collections.abc import Callable
@@ -56,6 +59,18 @@ def _submit_message(i: int) -> tuple[dict[str, str], str]:
     return {"doc_key": key, "doc_hash": _fake_hash(i), "submission_id": task_id}, task_id
 
 
+def _check_same_fields(raw: object) -> None:
+    """Refuse to measure if ``submit_document``'s message no longer has our fields."""
+    assert isinstance(raw, bytes)
+    _args, kwargs, _embed = json.loads(base64.b64decode(json.loads(raw)["body"]))
+    ours = _submit_message(0)[0]
+    if set(kwargs) != set(ours):
+        raise RuntimeError(
+            f"submit_document now publishes {sorted(kwargs)}, the benchmark {sorted(ours)}: "
+            "update _submit_message in lease_parser/bench/broker.py"
+        )
+
+
 def _claim_costs(r: redis.Redis, claims: int, ttl: int) -> tuple[Summary, Summary]:
     holder = str(uuid.uuid4())
     ping = _timed_calls(claims, lambda _i: r.ping())
@@ -66,6 +81,7 @@ def _claim_costs(r: redis.Redis, claims: int, ttl: int) -> tuple[Summary, Summar
 def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> BrokerCosts:
     from lease_parser.pipeline.app import create_app
     from lease_parser.pipeline.runtime import runtime_for
+    from lease_parser.pipeline.submit import submit_document
 
     with LocalCluster(data_dir, concurrency={}) as cluster:
         settings = phase_settings(data_dir, cluster.env)
@@ -83,7 +99,10 @@ def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> Brok
                 if (i + 1) % 2000 == 0:
                     say(f"  broker: {i + 1}/{messages} queued")
 
-            submit(-1)  # the first creates the queue, kombu's bindings and the connection
+            # The first, through submit_document itself, creates the queue, kombu's bindings
+            # and the connection, and shows that our messages are the ones it sends.
+            submit_document(app, "incoming/warm-up.pdf", _fake_hash(-1))
+            _check_same_fields(r.lindex(EXTRACTION, 0))
             before = int(r.info("memory")["used_memory"])
             say(f"  broker: queueing {messages} documents with no worker")
             publish_s = _timed_calls(messages, submit)

@@ -121,6 +121,25 @@ def _mismatches(reference: PhaseRun, other: PhaseRun) -> list[str]:
     return [d.name for d in other.docs if _signature(d) != expected.get(d.doc_hash)]
 
 
+RATIOS = (
+    ("pipeline_c1", "sequential"),
+    ("pipeline_c2", "sequential"),
+    ("pipeline_c1", "threaded"),
+    ("pipeline_c2", "threaded"),
+    ("threaded", "sequential"),
+)
+
+
+def _ratios(docs_per_s: dict[str, float], cpu_per_doc: dict[str, float]) -> dict[str, float]:
+    out = {f"{a}_over_{b}": ratio(docs_per_s[a], docs_per_s[b]) for a, b in RATIOS}
+    # What c2 / sequential would be on two idle cores if both were CPU-bound: from CPU
+    # seconds per document, which neighbours on a shared machine disturb least.
+    out["pipeline_c2_over_sequential_if_cpu_bound"] = 2 * ratio(
+        cpu_per_doc["sequential"], cpu_per_doc["pipeline_c2"]
+    )
+    return out
+
+
 def build_report(
     corpus: dict[str, Any],
     phases: dict[str, PhaseRun],
@@ -135,6 +154,7 @@ def build_report(
         for name, p in (("pipeline_c1", c1), ("pipeline_c2", c2))
     }
     ocr = _ocr(seq, c1)
+    ratios = _ratios(docs_per_s, cpu_per_doc)
     report: dict[str, Any] = {
         "machine": machine,
         "corpus": corpus,
@@ -143,24 +163,8 @@ def build_report(
         "wall_s": {n: p.wall_s for n, p in phases.items()},
         "cpu_s_per_doc": cpu_per_doc,
         "cpu_s": {n: p.cpu_s for n, p in phases.items()},
-        "ratio_pipeline_c2_over_sequential": ratio(
-            docs_per_s["pipeline_c2"], docs_per_s["sequential"]
-        ),
-        "ratios": {
-            "pipeline_c1_over_sequential": ratio(
-                docs_per_s["pipeline_c1"], docs_per_s["sequential"]
-            ),
-            "pipeline_c2_over_sequential": ratio(
-                docs_per_s["pipeline_c2"], docs_per_s["sequential"]
-            ),
-            "pipeline_c1_over_threaded": ratio(docs_per_s["pipeline_c1"], docs_per_s["threaded"]),
-            "pipeline_c2_over_threaded": ratio(docs_per_s["pipeline_c2"], docs_per_s["threaded"]),
-            "threaded_over_sequential": ratio(docs_per_s["threaded"], docs_per_s["sequential"]),
-            # What c2 / sequential would be on two idle cores if both were CPU-bound: from
-            # CPU seconds per document, which neighbours on a shared machine disturb least.
-            "pipeline_c2_over_sequential_if_cpu_bound": 2
-            * ratio(cpu_per_doc["sequential"], cpu_per_doc["pipeline_c2"]),
-        },
+        "ratio_pipeline_c2_over_sequential": ratios["pipeline_c2_over_sequential"],
+        "ratios": ratios,
         "ms_per_page_text_pdf": ms_per_page(seq.docs).p50,
         "ms_per_page_text_pdf_cpu": ms_per_page(seq.docs, cpu=True).p50,
         "ms_per_page_text_pdf_detail": {
