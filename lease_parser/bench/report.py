@@ -21,6 +21,7 @@ from lease_parser.bench.stats import (
     Overhead,
     Summary,
     broker_overhead,
+    pool_busy,
     publish_times,
     rate,
     ratio,
@@ -149,9 +150,9 @@ def build_report(
     seq, c1, c2 = phases["sequential"], phases["pipeline_c1"], phases["pipeline_c2"]
     docs_per_s = {n: rate(len(p.docs), p.wall_s) for n, p in phases.items()}
     cpu_per_doc = {n: ratio(sum(p.cpu_s.values()), len(p.docs)) for n, p in phases.items()}
+    pipelines = (("pipeline_c1", c1), ("pipeline_c2", c2))
     overheads = {
-        name: broker_overhead(p.spans, publish_times(p.spans, p.submitted))
-        for name, p in (("pipeline_c1", c1), ("pipeline_c2", c2))
+        n: broker_overhead(p.spans, publish_times(p.spans, p.submitted)) for n, p in pipelines
     }
     ocr = _ocr(seq, c1)
     ratios = _ratios(docs_per_s, cpu_per_doc)
@@ -163,6 +164,7 @@ def build_report(
         "wall_s": {n: p.wall_s for n, p in phases.items()},
         "cpu_s_per_doc": cpu_per_doc,
         "cpu_s": {n: p.cpu_s for n, p in phases.items()},
+        "pool_busy": {n: pool_busy(p.spans, p.concurrency, p.wall_s) for n, p in pipelines},
         "ratio_pipeline_c2_over_sequential": ratios["pipeline_c2_over_sequential"],
         "ratios": ratios,
         "ms_per_page_text_pdf": ms_per_page(seq.docs).p50,
@@ -244,9 +246,12 @@ def _throughput(r: dict[str, Any]) -> list[str]:
             f"{_f(r['wall_s'][name], 1):>9}{_f(docs / seq):>8}{_f(r['cpu_s_per_doc'][name], 3):>11}"
         )
     bound = r["ratios"]["pipeline_c2_over_sequential_if_cpu_bound"]
-    lines.append(
-        f"  from CPU s/doc, on two idle cores: pipeline c2 / sequential ≈ {_f(bound)} at best"
-    )
+    busy = r["pool_busy"]
+    lines += [
+        f"  from CPU s/doc, on two idle cores: pipeline c2 / sequential ≈ {_f(bound)} at best",
+        f"  pool processes busy in tasks: c1 {busy['pipeline_c1']:.0%}, c2 "
+        f"{busy['pipeline_c2']:.0%} of the wall time",
+    ]
     return lines
 
 

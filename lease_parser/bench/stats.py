@@ -97,6 +97,12 @@ def ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator > 0 else math.nan
 
 
+def pool_busy(spans: Iterable[TaskSpan], processes: int, wall: float) -> float:
+    """Share of the pool's time spent inside tasks: near 1 means the pool never waited for
+    work, so a low throughput is the cores' speed (or neighbours), not dispatch or a tail."""
+    return ratio(sum(s.duration for s in spans), processes * wall)
+
+
 def publish_times(spans: Iterable[TaskSpan], submitted: Mapping[str, float]) -> dict[str, float]:
     """When each task's message was published: by the controller, or by an earlier task."""
     out = dict(submitted)

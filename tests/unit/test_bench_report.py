@@ -106,6 +106,7 @@ def test_rates_and_ratios_come_from_wall_times(report: dict) -> None:  # type: i
     assert report["pages_per_s"]["pipeline_c2"] == pytest.approx(17.5)
     assert report["ratio_pipeline_c2_over_sequential"] == pytest.approx(2.0)
     assert report["ratios"]["pipeline_c1_over_threaded"] == pytest.approx(3.0 / 4.4)
+    assert report["pool_busy"]["pipeline_c1"] == pytest.approx(0.06 / 4.4)
 
 
 def test_ms_per_page_is_the_median_of_text_pdfs_core_time(report: dict) -> None:  # type: ignore[type-arg]

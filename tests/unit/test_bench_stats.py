@@ -13,6 +13,7 @@ from lease_parser.bench.stats import (
     broker_overhead,
     dispatch_gaps,
     percentile,
+    pool_busy,
     publish_times,
     rate,
     ratio,
@@ -130,6 +131,11 @@ def test_broker_overhead_is_time_outside_work_stages_plus_the_gap() -> None:
     assert o.components["claim"].mean == pytest.approx(0.0005)
     # a's unexplained rest: 0.03 − 0.001 − 0.004; b's: 0.01
     assert o.components["other_in_task"].mean == pytest.approx((0.025 + 0.01) / 2)
+
+
+def test_pool_busy_is_task_time_over_processes_times_wall() -> None:
+    spans = [span("a", 1, 0.0, 3.0), span("b", 2, 0.0, 1.0), span("c", 2, 2.0, 3.0)]
+    assert pool_busy(spans, processes=2, wall=4.0) == pytest.approx(5 / 8)
 
 
 def test_stages_by_document_adds_up_a_documents_tasks_wall_and_cpu() -> None:
