@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval bench soak flower samples clean
+.PHONY: help install run test unit integration lint format worker eval bench soak flower samples clean measure-parsing
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -50,8 +50,14 @@ flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEAS
 eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
 	$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
 
+bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
+	$(LEASE) bench $(BENCH_ARGS)
+
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 
 clean: ## remove caches and the embedded data directory of `make run`
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .lease_data
+
+measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
+	$(PY) scripts/measure_parsing.py

@@ -10,6 +10,7 @@ import sys
 import click
 
 from lease_parser.cli._common import ExitCode, fail
+from lease_parser.cli.bench import bench
 from lease_parser.cli.core import abstract, evaluate
 from lease_parser.cli.dead import dead
 from lease_parser.cli.ops import flower, healthcheck, metrics
@@ -43,6 +44,7 @@ COMMANDS = (
     metrics,
     flower,
     healthcheck,
+    bench,
 )
 for command in COMMANDS:
     cli.add_command(command)
