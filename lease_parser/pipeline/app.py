@@ -22,6 +22,10 @@ def transport_options(settings: Settings) -> dict[str, Any]:
         # limit and retry countdown (Settings validates this), or a task that is still
         # running — or an ETA retry waiting in a worker — is delivered a second time.
         "visibility_timeout": settings.visibility_timeout,
+        # How soon a message whose worker died is put back (kombu/transport/redis.py:
+        # a sweep every interval x throttle seconds; kombu's default is every 100 s).
+        "unacked_restore_interval": settings.unacked_restore_interval,
+        "unacked_restore_throttle": settings.unacked_restore_throttle,
         # A half-open connection (failover, NAT timeout) must not hang a publish forever.
         "socket_timeout": 30,
         "socket_connect_timeout": 10,
@@ -82,9 +86,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "result_expires": 24 * 3600,
         "task_send_sent_event": True,
         "worker_send_task_events": True,
-        # Soft shutdown: on SIGTERM the worker stops taking work and gives running tasks
-        # this long to finish before cold shutdown re-queues them (acks_late).
-        "worker_soft_shutdown_timeout": 30.0,
+        # Shutdown (celery/apps/worker.py, 5.7). SIGTERM is a *warm* shutdown: stop
+        # consuming, let running tasks finish (bounded by their hard time limit), put
+        # prefetched and ETA messages back on the queue, exit. SIGQUIT (or SIGTERM when
+        # REMAP_SIGTERM=SIGQUIT is in the worker's environment) is a *cold* shutdown that
+        # first waits this soft-shutdown timeout, then cancels what still runs; acks_late
+        # leaves those messages unacked, and closing the channel re-queues them.
+        "worker_soft_shutdown_timeout": settings.soft_shutdown_timeout,
+        # Wait even when idle: a worker holding ETA retries needs the time to re-queue
+        # them (Celery's documented advice for Redis).
         "worker_enable_soft_shutdown_on_idle": True,
         "worker_hijack_root_logger": False,
     }
