@@ -71,9 +71,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # Recycle children: PDF and OCR libraries leak; bound each child's lifetime.
         "worker_max_tasks_per_child": settings.worker_max_tasks_per_child,
         "worker_max_memory_per_child": settings.worker_max_memory_per_child,
-        # If the broker connection drops, running tasks are cancelled and redelivered
-        # rather than finished and acked on a channel that no longer exists.
-        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        # Off, on purpose (it is Celery 6's default). With it on, a Redis outage makes the
+        # worker cancel its running tasks; the cancel sends a task event, which fails
+        # while Redis is down, so the request is not marked cancelled, and when the killed
+        # child reports back Celery records it as *revoked and acks the message*: the
+        # document is lost (seen in tests/integration/test_broker_failures.py). Off, the
+        # task runs on; its ack is a server-side HDEL by delivery tag, which works on the
+        # new connection, and if it cannot be acked the message returns after the
+        # visibility timeout. Either way the idempotent guard absorbs a second run.
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
         "broker_connection_retry_on_startup": True,
         # Nothing consumes `unrouted`: a task missing from ROUTES shows up as depth there.
         "task_default_queue": UNROUTED,
