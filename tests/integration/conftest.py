@@ -206,3 +206,14 @@ def inspector(redis_server: RedisServer) -> Iterator[Inspector]:
     i = Inspector(f"{redis_server.url}/0")
     yield i
     i.close()
+
+
+def run_cli(pipeline: Pipeline, *args: str) -> subprocess.CompletedProcess[str]:
+    """``lease-parser ARGS`` in a subprocess, configured like the pipeline."""
+    return subprocess.run(
+        [sys.executable, "-m", "lease_parser", *args],
+        env={**os.environ, **pipeline.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

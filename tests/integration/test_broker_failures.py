@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from lease_parser.pipeline.routing import EXTRACT_CLAUSES, EXTRACTION
 from lease_parser.pipeline.submit import SubmitReceipt, submit_document
 from lease_parser.soak import lease_documents
 from lease_parser.store import DocumentState, SubmissionRow
-from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
+from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline, run_cli
 
 
 def _submit_new(pipeline: Pipeline, name: str, data: bytes) -> SubmitReceipt:
@@ -93,13 +91,7 @@ def test_a_full_broker_refuses_submissions_and_keeps_everything_already_queued(
     # The CLI says so with its own exit code.
     name, data = next(documents)
     pipeline.put(f"incoming/{name}", data)
-    cli = subprocess.run(
-        [sys.executable, "-m", "lease_parser", "submit", f"incoming/{name}"],
-        env={**pipeline.env, "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    cli = run_cli(pipeline, "submit", f"incoming/{name}")
     assert cli.returncode == ExitCode.BROKER_FULL, cli.stderr
     assert "broker is full" in cli.stderr
     assert "maxmemory" in cli.stderr
