@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval bench soak flower samples clean
+.PHONY: help install run test unit integration lint format worker eval bench soak recovery flower samples clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,6 +43,12 @@ format: install ## apply ruff fixes and formatting
 
 worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 	$(LEASE) worker --queues lease_extraction,lease_ocr,lease_normalization --concurrency 2
+
+soak: install ## 500 leases through a local cluster while worker children are SIGKILLed; nothing lost or committed twice
+	$(PY) scripts/soak.py --documents $(or $(DOCUMENTS),500)
+
+recovery: install ## time from a worker SIGKILL (child, main process) until the lease runs again and is final
+	$(PY) scripts/recovery.py --trials 3
 
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples

@@ -243,12 +243,12 @@ class Inspector:
         """The first running task called ``name`` (optionally not on given child PIDs)."""
 
         def find() -> dict[str, Any] | None:
-            for task in self.active():
+            for task in self.active(timeout=0.5):
                 if task["name"] == name and task["worker_pid"] not in exclude_pids:
                     return task
             return None
 
-        return wait_for(find, timeout, f"{name} running on a worker", interval=0.2)
+        return wait_for(find, timeout, f"{name} running on a worker", interval=0.1)
 
     def close(self) -> None:
         self.app.close()

@@ -40,7 +40,7 @@ TENANTS = ("Bluefin Analytics, Inc.", "Cedar & Pine LLC", "Orbit Dental PC", "Ke
 LANDLORDS = ("Harbor Point Owner LLC", "Maple Grove Center LP", "Riverside Holdings Corp.")
 
 
-def _lease_text(i: int, rng: random.Random) -> list[str]:
+def lease_text(i: int, rng: random.Random) -> list[str]:
     rent = rng.randrange(1_500, 60_000) + i / 100
     term = rng.choice((12, 24, 36, 60, 63, 120))
     return [
@@ -76,21 +76,24 @@ def _docx(lines: list[str]) -> bytes:
     return buf.getvalue()
 
 
-def _scan(lines: list[str]) -> bytes:
-    """A page image with no text layer: it goes through the OCR queue (seconds of work)."""
+def scanned_lease(lines: list[str], pages: int = 1) -> bytes:
+    """Page images with no text layer: the OCR queue's work (seconds of Tesseract a page)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    page = Image.new("L", (1700, 2200), 255)  # letter at 200 DPI
-    draw = ImageDraw.Draw(page)
     font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 30)
-    y = 180
-    for line in lines:
-        for part in textwrap.wrap(line, 80):
-            draw.text((150, y), part, fill=0, font=font)
-            y += 46
-        y += 20
+    images = []
+    for _ in range(pages):
+        page = Image.new("L", (1700, 2200), 255)  # letter at 200 DPI
+        draw = ImageDraw.Draw(page)
+        y = 180
+        for line in lines:
+            for part in textwrap.wrap(line, 80):
+                draw.text((150, y), part, fill=0, font=font)
+                y += 46
+            y += 20
+        images.append(page)
     buf = io.BytesIO()
-    page.save(buf, format="PDF", resolution=200)
+    images[0].save(buf, format="PDF", resolution=200, save_all=True, append_images=images[1:])
     return buf.getvalue()
 
 
@@ -99,10 +102,10 @@ def lease_documents(count: int, seed: int = 0) -> Iterator[tuple[str, bytes]]:
     DOCX, every twenty-fifth a scan that needs OCR."""
     rng = random.Random(seed)
     for i in range(count):
-        lines = _lease_text(i, rng)
+        lines = lease_text(i, rng)
         name = f"lease-{seed}-{i:05d}"
         if i % 25 == 12:
-            yield f"{name}.scan.pdf", _scan(lines)
+            yield f"{name}.scan.pdf", scanned_lease(lines)
         elif i % 5 == 4:
             yield f"{name}.docx", _docx(lines)
         else:
