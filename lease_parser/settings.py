@@ -138,6 +138,10 @@ class Settings(BaseSettings):
     soft_shutdown_timeout: float = Field(default=30.0, ge=0)
     # A message delivered more often than this is poison (it keeps killing workers).
     max_deliveries: int = Field(default=3, ge=1)
+    # How long delivery counts are kept: longer than a message can wait in a backlog
+    # between two deliveries (a rejected message goes to the back of its queue). About
+    # 150 bytes of Redis per task message.
+    delivery_count_ttl: int = Field(default=86_400, gt=0)
     # Dedup claim lifetime; longer than a whole document's journey through all queues.
     claim_ttl: int = Field(default=7200, gt=0)
     # Hard cap on a published message: documents travel by key, never by value.

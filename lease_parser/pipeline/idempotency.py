@@ -142,7 +142,7 @@ def _fail(job: Job, exc: Exception) -> str:
 def _run_once(job: Job, body: Body, kwargs: dict[str, Any]) -> str:
     settings = job.settings
     r = job.runtime.redis
-    delivered = count_delivery(r, job.task_id, job.retries, settings.claim_ttl)
+    delivered = count_delivery(r, job.task_id, job.retries, settings.delivery_count_ttl)
     claim = claim_document(r, job.doc_hash, job.submission_id, settings.claim_ttl)
     if claim is Claim.DUPLICATE:
         job.duplicate()
