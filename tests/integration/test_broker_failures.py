@@ -20,6 +20,7 @@ from lease_parser.pipeline.submit import SubmitReceipt, submit_document
 from lease_parser.soak import lease_documents
 from lease_parser.store import DocumentState, SubmissionRow
 from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline, run_cli
+from tests.integration.documents import multi_page_scan
 
 
 def _submit_new(pipeline: Pipeline, name: str, data: bytes) -> SubmitReceipt:
@@ -42,8 +43,10 @@ def test_redis_sigkilled_after_acknowledged_submissions_loses_nothing_and_commit
             pipeline, "truncated.pdf", (SAMPLES / "truncated_upload.pdf").read_bytes()
         )
         assert pipeline.wait_final(corrupt.doc_hash).state == "dead"
-        # 24 leases, two of them scans (seconds of OCR each): a backlog at the kill.
-        hashes = [_submit_new(pipeline, n, d).doc_hash for n, d in lease_documents(24, seed=3)]
+        # A three-page scan first (seconds of OCR for the one child), then 24 leases
+        # queued behind it: a task in flight and a backlog at the kill.
+        hashes = [_submit_new(pipeline, "scan.pdf", multi_page_scan(3)).doc_hash]
+        hashes += [_submit_new(pipeline, n, d).doc_hash for n, d in lease_documents(24, seed=3)]
         time.sleep(1.5)  # the submissions' AOF writes are fsynced (appendfsync everysec)
         assert _pending(pipeline, hashes) > 0, "everything finished before the kill"
         pipeline.redis_server.kill()

@@ -25,7 +25,7 @@ def _check(report_documents: int, tmp_path: Path, kill_every: tuple[float, float
 def test_soak_under_random_child_kills_loses_nothing_and_commits_nothing_twice(
     tmp_path: Path,
 ) -> None:
-    _check(40, tmp_path, (1.0, 2.0))
+    _check(60, tmp_path, (0.5, 1.0))
 
 
 @pytest.mark.slow
