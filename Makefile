@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval bench soak flower samples clean measure-parsing
+.PHONY: help install run test unit integration lint format worker eval bench soak recovery flower samples clean measure-parsing
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,12 @@ eval: install ## score extraction on the labelled dev corpus (parse cache in .le
 
 bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
 	$(LEASE) bench $(BENCH_ARGS)
+
+soak: install ## 500 leases through a local cluster while worker children are SIGKILLed; nothing lost or committed twice
+	$(PY) scripts/soak.py --documents $(or $(DOCUMENTS),500)
+
+recovery: install ## time from a worker SIGKILL (child, main process) until the lease runs again and is final
+	$(PY) scripts/recovery.py --trials 3
 
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples

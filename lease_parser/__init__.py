@@ -30,7 +30,8 @@ def submit(doc_key: str, doc_hash: str | None = None) -> SubmitReceipt:
     """Submit an object key (already in ``LEASE_OBJECT_STORE``) for abstraction.
 
     ``doc_hash`` is the SHA-256 of the content; when omitted it is computed by streaming
-    the object once. Raises ``BrokerFullError`` when the broker is at ``maxmemory``.
+    the object once. Raises ``BrokerFullError`` when the broker is full (past
+    ``LEASE_BROKER_HIGH_WATER`` of Redis ``maxmemory``).
     """
     from lease_parser.pipeline.submit import submit_document
 

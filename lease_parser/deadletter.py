@@ -69,10 +69,18 @@ def record_dead_letter(r: redis.Redis, letter: DeadLetter) -> None:
         pipe.execute()
 
 
-def list_dead_letters(r: redis.Redis, limit: int = 100) -> list[DeadLetter]:
-    hashes = r.zrange(DEAD_INDEX, 0, limit - 1)
-    letters = [get_dead_letter(r, h.decode() if isinstance(h, bytes) else str(h)) for h in hashes]
-    return [letter for letter in letters if letter is not None]
+def list_dead_letters(
+    r: redis.Redis, limit: int = 100, reason: str | None = None
+) -> list[DeadLetter]:
+    """Dead letters, oldest first; only those with ``reason`` when given."""
+    letters = []
+    for raw in r.zrange(DEAD_INDEX, 0, -1):
+        letter = get_dead_letter(r, raw.decode() if isinstance(raw, bytes) else str(raw))
+        if letter is not None and reason in (None, letter.reason):
+            letters.append(letter)
+            if len(letters) >= limit:
+                break
+    return letters
 
 
 def get_dead_letter(r: redis.Redis, doc_hash: str) -> DeadLetter | None:

@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any, TypeVar
 
 import redis
 from lease_parser.errors import ConfigurationError
 from lease_parser.pipeline.routing import QUEUES
 
+T = TypeVar("T")
 REDIS_CONF = Path(__file__).resolve().parent.parent / "redis" / "redis.conf"
 
 
@@ -42,16 +44,27 @@ def redis_conf_path() -> Path:
     )
 
 
-def _wait_until(check: Callable[[], object], timeout: float, what: str) -> None:
+def wait_for(check: Callable[[], T | None], timeout: float, what: str, interval: float = 0.1) -> T:
+    """Poll ``check`` until it returns something truthy (errors count as "not yet").
+
+    Every wait on a real process is a bounded poll, never a fixed sleep: the machine may
+    be slow (shared cores), and a sleep that assumes speed makes a flaky test.
+    """
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
         try:
-            if check():
-                return
+            value = check()
+            if value:
+                return value
         except Exception:
             pass
-        time.sleep(0.1)
-    raise TimeoutError(f"{what} did not become ready within {timeout:.0f}s")
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"{what} did not happen within {timeout:.0f}s")
+        time.sleep(interval)
+
+
+def _wait_until(check: Callable[[], object], timeout: float, what: str) -> None:
+    wait_for(lambda: bool(check()), timeout, f"{what} becoming ready")
 
 
 @dataclass
@@ -125,6 +138,8 @@ class WorkerProcess:
     name: str = "worker"
     log_path: Path | None = None
     extra_args: list[str] = field(default_factory=list)
+    # The module run with `python -m MODULE worker ...`; the benchmark swaps in its own.
+    module: str = "lease_parser"
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -135,7 +150,7 @@ class WorkerProcess:
         args = [
             sys.executable,
             "-m",
-            "lease_parser",
+            self.module,
             "worker",
             "--queues",
             ",".join(self.queues),
@@ -204,6 +219,41 @@ class WorkerProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+
+    def wait_exit(self, timeout: float) -> int:
+        """Wait for the main process to exit on its own; its exit code."""
+        assert self.process is not None
+        return self.process.wait(timeout)
+
+
+class Inspector:
+    """Asks running workers what they are doing (Celery remote control over the broker)."""
+
+    def __init__(self, broker_url: str) -> None:
+        from celery import Celery
+
+        self.app = Celery(broker=broker_url, set_as_current=False)
+
+    def active(self, timeout: float = 1.0) -> list[dict[str, Any]]:
+        """Tasks running now on any worker: ``id``, ``name``, ``kwargs``, ``worker_pid``…"""
+        replies = self.app.control.inspect(timeout=timeout).active() or {}
+        return [task for tasks in replies.values() for task in tasks or []]
+
+    def wait_active(
+        self, name: str, timeout: float, exclude_pids: frozenset[int] = frozenset()
+    ) -> dict[str, Any]:
+        """The first running task called ``name`` (optionally not on given child PIDs)."""
+
+        def find() -> dict[str, Any] | None:
+            for task in self.active(timeout=0.5):
+                if task["name"] == name and task["worker_pid"] not in exclude_pids:
+                    return task
+            return None
+
+        return wait_for(find, timeout, f"{name} running on a worker", interval=0.1)
+
+    def close(self) -> None:
+        self.app.close()
 
 
 @dataclass

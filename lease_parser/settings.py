@@ -135,8 +135,26 @@ class Settings(BaseSettings):
     # again. Must exceed every hard time limit (or a running task is delivered twice) and
     # the largest retry countdown (a countdown is an ETA held unacked by the worker).
     visibility_timeout: int = Field(default=3600, gt=0)
+    # How often each worker sweeps the broker's `unacked` index for messages whose worker
+    # died (SIGKILL of the main process, node loss) and puts them back on their queue.
+    # kombu's defaults (10 s x throttle 10) sweep only every 100 s; one cheap ZRANGE every
+    # 10 s per worker bounds the recovery after a dead worker to visibility timeout + 10 s.
+    unacked_restore_interval: int = Field(default=10, ge=1)
+    unacked_restore_throttle: int = Field(default=1, ge=1)
+    # Submissions are refused (BrokerFullError) once Redis uses this share of maxmemory,
+    # *before* Redis itself refuses writes: workers need the headroom to drain, because
+    # every delivery, claim and hand-on writes to Redis too.
+    broker_high_water: float = Field(default=0.9, gt=0, le=1)
+    # Cold shutdown (SIGQUIT, or SIGTERM with REMAP_SIGTERM=SIGQUIT) waits this long for
+    # running tasks before cancelling and re-queueing them. Plain SIGTERM (warm shutdown)
+    # waits for running tasks however long they take (at most their hard time limit).
+    soft_shutdown_timeout: float = Field(default=30.0, ge=0)
     # A message delivered more often than this is poison (it keeps killing workers).
     max_deliveries: int = Field(default=3, ge=1)
+    # How long delivery counts are kept: longer than a message can wait in a backlog
+    # between two deliveries (a rejected message goes to the back of its queue). About
+    # 150 bytes of Redis per task message.
+    delivery_count_ttl: int = Field(default=86_400, gt=0)
     # Dedup claim lifetime; longer than a whole document's journey through all queues.
     claim_ttl: int = Field(default=7200, gt=0)
     # Hard cap on a published message: documents travel by key, never by value.

@@ -289,7 +289,12 @@ class Store:
         with self.session() as s:
             s.execute(
                 update(SubmissionRow)
-                .where(SubmissionRow.id == submission_id)
+                # Only a pending submission: a redelivered message of one that already
+                # processed the document must not relabel it a duplicate.
+                .where(
+                    SubmissionRow.id == submission_id,
+                    SubmissionRow.state == SubmissionState.PENDING,
+                )
                 .values(state=SubmissionState.DUPLICATE, updated_at=utcnow())
             )
 
@@ -352,7 +357,10 @@ class Store:
                 )
             s.execute(
                 update(SubmissionRow)
-                .where(SubmissionRow.id == submission_id)
+                .where(
+                    SubmissionRow.id == submission_id,
+                    SubmissionRow.state == SubmissionState.PENDING,
+                )
                 .values(
                     state=SubmissionState.PROCESSED if won else SubmissionState.DUPLICATE,
                     updated_at=now,

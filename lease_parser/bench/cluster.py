@@ -37,7 +37,7 @@ from lease_parser.bench.phase import (
 from lease_parser.bench.probes import SPANS_ENV, read_spans
 from lease_parser.bench.proc import TreeSampler, cpu_s, tree_cpu_s
 from lease_parser.bench.stats import stages_by_document
-from lease_parser.bench.worker import ProbedWorker
+from lease_parser.bench.worker import probed_worker
 from lease_parser.local import LocalCluster
 from lease_parser.pipeline.routing import QUEUES
 from lease_parser.store import DocumentRow, Store, SubmissionRow, SubmissionState
@@ -137,7 +137,7 @@ def run_pipeline(
     with LocalCluster(data_dir, concurrency={}, extra_env=env) as cluster:
         assert cluster.redis_server is not None
         assert cluster.redis_server.process is not None
-        worker = ProbedWorker(
+        worker = probed_worker(
             env=cluster.env,
             queues=QUEUES,
             concurrency=concurrency,

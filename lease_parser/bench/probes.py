@@ -32,12 +32,12 @@ PROBES: tuple[tuple[str, str, str], ...] = (
     ("lease_parser.pipeline.tasks", "parse_stage", "parse"),
     ("lease_parser.pipeline.tasks", "extract_stage", "extract"),
     ("lease_parser.pipeline.tasks", "normalize_stage", "normalize"),
-    ("lease_parser.pipeline.tasks", "claim_document", "claim"),
-    ("lease_parser.pipeline.tasks", "_count_delivery", "deliveries"),
+    ("lease_parser.pipeline.idempotency", "claim_document", "claim"),
+    ("lease_parser.pipeline.idempotency", "count_delivery", "deliveries"),
     ("lease_parser.pipeline.job.Job", "fetch_document", "download"),
     ("lease_parser.pipeline.job.Job", "finish", "commit"),
     ("lease_parser.pipeline.job.Job", "password", "credential_check"),
-    ("lease_parser.pipeline.job.Job", "already_final", "already_final"),
+    ("lease_parser.pipeline.job.Job", "is_final", "already_final"),
 )
 OCR_PROBE = ("lease_parser.pipeline.tasks", "ocr_stage")
 PUBLISH_PROBE = ("lease_parser.pipeline.job.Job", "hand_on")

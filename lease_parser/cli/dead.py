@@ -1,4 +1,8 @@
-"""``lease-parser dead list|show|requeue``: the ops triage queue. Replay is manual only."""
+"""``lease-parser dead list|show|requeue``: the ops triage queue. Replay is manual only.
+
+An automatic replay of a poison message is a slower infinite loop, so nothing here runs
+on a timer: an operator reads the diagnosis, fixes the cause, and requeues.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import click
 
 import redis
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.errors import Reason
 
 
 def _redis() -> redis.Redis:
@@ -23,18 +28,27 @@ def dead() -> None:
 
 @dead.command("list")
 @click.option("--limit", type=int, default=100, show_default=True)
+@click.option(
+    "--reason",
+    type=click.Choice([r.value for r in Reason]),
+    default=None,
+    help="Only letters with this reason (e.g. retries_exhausted after an outage).",
+)
 @json_option
-def list_(limit: int, as_json: bool) -> None:
-    """Dead letters, oldest first."""
+def list_(limit: int, reason: str | None, as_json: bool) -> None:
+    """Dead letters, oldest first: hash, when, reason, attempts, key."""
     from lease_parser.deadletter import list_dead_letters
 
-    letters = list_dead_letters(_redis(), limit)
+    letters = list_dead_letters(_redis(), limit, reason)
     if as_json:
         print_json([letter.to_json() for letter in letters])
         return
     for letter in letters:
         at = dt.datetime.fromtimestamp(letter.at, dt.UTC).strftime("%Y-%m-%d %H:%M")
-        click.echo(f"{letter.doc_hash[:12]}  {at}  {letter.reason:18} {letter.doc_key}")
+        click.echo(
+            f"{letter.doc_hash[:12]}  {at}  {letter.reason:18} x{letter.attempts:<2} "
+            f"{letter.doc_key}"
+        )
     click.echo(f"{len(letters)} dead letter(s)")
 
 
@@ -55,27 +69,40 @@ def show(doc_hash: str, as_json: bool) -> None:
     click.echo(f"reason     {letter.reason} after {letter.attempts} attempt(s) in {letter.task}")
     click.echo(f"diagnosis  {letter.diagnosis}")
     click.echo(f"detail     {letter.detail}")
+    click.echo(f"payload    {letter.payload}")
     if letter.traceback:
         click.echo(letter.traceback.rstrip())
 
 
 @dead.command()
-@click.argument("doc_hash")
+@click.argument("doc_hashes", nargs=-1, required=True)
 @json_option
-def requeue(doc_hash: str, as_json: bool) -> None:
-    """Send a dead document through the pipeline again (after fixing its cause)."""
+def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
+    """Send dead documents through the pipeline again (after fixing their cause).
+
+    Each becomes a new submission; its dead letter is removed once the message is
+    queued. Exits 5 if any hash is not a dead document (the others are still requeued).
+    """
     from lease_parser.deadletter import remove_dead_letter
     from lease_parser.pipeline.app import create_app
+    from lease_parser.pipeline.runtime import runtime_for
     from lease_parser.pipeline.submit import requeue_document
+    from lease_parser.store import DocumentState
 
     app = create_app(settings_from_env())
-    receipt = requeue_document(app, doc_hash.lower(), actor="dead requeue")
-    if receipt is None:
-        fail(f"{doc_hash} is not a dead document", ExitCode.NOT_FOUND)
-    from lease_parser.pipeline.runtime import runtime_for
-
-    remove_dead_letter(runtime_for(app.lease_settings).redis, doc_hash.lower())
+    r = runtime_for(app.lease_settings).redis
+    receipts, missing = [], []
+    for doc_hash in (h.lower() for h in doc_hashes):
+        receipt = requeue_document(app, doc_hash, "dead requeue", (DocumentState.DEAD,))
+        if receipt is None:
+            missing.append(doc_hash)
+            continue
+        remove_dead_letter(r, doc_hash)
+        receipts.append(receipt)
     if as_json:
-        print_json(receipt.to_json())
+        print_json([receipt.to_json() for receipt in receipts])
     else:
-        click.echo(f"requeued {receipt.doc_key} as task {receipt.task_id}")
+        for receipt in receipts:
+            click.echo(f"requeued {receipt.doc_key} as task {receipt.task_id}")
+    if missing:
+        fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND)

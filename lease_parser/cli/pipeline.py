@@ -56,7 +56,13 @@ def submit(doc_key: str, doc_hash: str | None, as_json: bool) -> None:
 @click.option("--hostname", "-n", default=None, help="Node name, e.g. ocr@%h.")
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel: str) -> None:
-    """Run a Celery worker for the given queues (blocks; SIGTERM for a warm shutdown)."""
+    """Run a Celery worker for the given queues (blocks until shut down).
+
+    SIGTERM is a warm shutdown: no new work, running tasks finish (give it the queues'
+    largest hard time limit + 30 s as grace), queued messages stay queued. SIGQUIT waits
+    LEASE_SOFT_SHUTDOWN_TIMEOUT seconds, then re-queues what still runs. SIGKILL loses
+    nothing either: unacked messages come back after LEASE_VISIBILITY_TIMEOUT.
+    """
     unknown = set(queues.split(",")) - set(QUEUES)
     if unknown:
         fail(f"unknown queue(s) {sorted(unknown)}; choose from {', '.join(QUEUES)}", ExitCode.USAGE)

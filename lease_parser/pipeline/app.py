@@ -22,6 +22,14 @@ def transport_options(settings: Settings) -> dict[str, Any]:
         # limit and retry countdown (Settings validates this), or a task that is still
         # running — or an ETA retry waiting in a worker — is delivered a second time.
         "visibility_timeout": settings.visibility_timeout,
+        # How soon a message whose worker died is put back (kombu/transport/redis.py:
+        # a sweep every interval x throttle seconds; kombu's default is every 100 s).
+        "unacked_restore_interval": settings.unacked_restore_interval,
+        "unacked_restore_throttle": settings.unacked_restore_throttle,
+        # The sweep runs under a Redis mutex that expires after this many seconds. A worker
+        # SIGKILLed while holding it would block every other sweep for kombu's default 300 s;
+        # a sweep takes milliseconds, so 60 s bounds that stall without risking overlap.
+        "unacked_mutex_expire": 60,
         # A half-open connection (failover, NAT timeout) must not hang a publish forever.
         "socket_timeout": 30,
         "socket_connect_timeout": 10,
@@ -67,9 +75,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # Recycle children: PDF and OCR libraries leak; bound each child's lifetime.
         "worker_max_tasks_per_child": settings.worker_max_tasks_per_child,
         "worker_max_memory_per_child": settings.worker_max_memory_per_child,
-        # If the broker connection drops, running tasks are cancelled and redelivered
-        # rather than finished and acked on a channel that no longer exists.
-        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        # Off, on purpose (it is Celery 6's default). With it on, a Redis outage makes the
+        # worker cancel its running tasks; the cancel sends a task event, which fails
+        # while Redis is down, so the request is not marked cancelled, and when the killed
+        # child reports back Celery records it as *revoked and acks the message*: the
+        # document is lost (seen in tests/integration/test_broker_failures.py). Off, the
+        # task runs on; its ack is a server-side HDEL by delivery tag, which works on the
+        # new connection, and if it cannot be acked the message returns after the
+        # visibility timeout. Either way the idempotent guard absorbs a second run.
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
         "broker_connection_retry_on_startup": True,
         # Nothing consumes `unrouted`: a task missing from ROUTES shows up as depth there.
         "task_default_queue": UNROUTED,
@@ -82,9 +96,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "result_expires": 24 * 3600,
         "task_send_sent_event": True,
         "worker_send_task_events": True,
-        # Soft shutdown: on SIGTERM the worker stops taking work and gives running tasks
-        # this long to finish before cold shutdown re-queues them (acks_late).
-        "worker_soft_shutdown_timeout": 30.0,
+        # Shutdown (celery/apps/worker.py, 5.7). SIGTERM is a *warm* shutdown: stop
+        # consuming, let running tasks finish (bounded by their hard time limit), put
+        # prefetched and ETA messages back on the queue, exit. SIGQUIT (or SIGTERM when
+        # REMAP_SIGTERM=SIGQUIT is in the worker's environment) is a *cold* shutdown that
+        # first waits this soft-shutdown timeout, then cancels what still runs; acks_late
+        # leaves those messages unacked, and closing the channel re-queues them.
+        "worker_soft_shutdown_timeout": settings.soft_shutdown_timeout,
+        # Wait even when idle: a worker holding ETA retries needs the time to re-queue
+        # them (Celery's documented advice for Redis).
         "worker_enable_soft_shutdown_on_idle": True,
         "worker_hijack_root_logger": False,
     }

@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from celery import Task
+from celery.exceptions import Reject
 
-from lease_parser.deadletter import DeadLetter, record_dead_letter
-from lease_parser.errors import HashMismatch, Reason
+from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
+from lease_parser.errors import BrokerUnavailable, HashMismatch, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
-from lease_parser.pipeline.runtime import Runtime
+from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.settings import Settings
 from lease_parser.storage import fetch, get_json
 from lease_parser.store import DocumentState, Outcome
 
 CREDENTIAL_PREFIX = "credentials/"
+MESSAGE_FIELDS = ("doc_key", "doc_hash", "submission_id")
 
 
 def credential_key(doc_hash: str) -> str:
@@ -36,18 +39,33 @@ class Job:
     doc_key: str
     doc_hash: str
     submission_id: str
+    # Set once this job has moved the document to a final state (or found it final).
+    final: bool = False
+
+    @classmethod
+    def for_task(cls, task: Task, doc_key: str, doc_hash: str, submission_id: str) -> Job:
+        return cls(task, runtime_for(task.app.lease_settings), doc_key, doc_hash, submission_id)
+
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings
+
+    @property
+    def task_id(self) -> str:
+        return str(self.task.request.id)
+
+    @property
+    def retries(self) -> int:
+        """Retries already made of this message (0 on the first attempt)."""
+        return int(self.task.request.retries or 0)
 
     @property
     def message(self) -> dict[str, str]:
-        return {
-            "doc_key": self.doc_key,
-            "doc_hash": self.doc_hash,
-            "submission_id": self.submission_id,
-        }
+        return {name: getattr(self, name) for name in MESSAGE_FIELDS}
 
     def fetch_document(self) -> bytes:
         """Download once (size checked from metadata first) and verify the content hash."""
-        got = fetch(self.runtime.objects, self.doc_key, self.runtime.settings.max_document_bytes)
+        got = fetch(self.runtime.objects, self.doc_key, self.settings.max_document_bytes)
         if got.sha256 != self.doc_hash:
             raise HashMismatch(
                 "the object changed after it was submitted",
@@ -68,11 +86,13 @@ class Job:
     def hand_on(self, task_name: str, **extra: Any) -> str:
         return publish(self.task.app, task_name, {**self.message, **extra})
 
-    def already_final(self) -> bool:
+    def is_final(self) -> bool:
         row = self.runtime.store.document(self.doc_hash)
-        return row is not None and row.state != DocumentState.PENDING
+        self.final = row is not None and row.state != DocumentState.PENDING
+        return self.final
 
     def finish(self, result: AbstractionResult) -> bool:
+        """Record the final state; False if the document was already final (lost race)."""
         as_json = result_json(result)
         outcome = Outcome(
             state=DocumentState(result.route.value),
@@ -87,14 +107,26 @@ class Job:
         )
         won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
         record_outcome(result, won)
+        self.final = True
         return won
 
     def review(self, reason: Reason, detail: str) -> bool:
-        result = AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail)
-        return self.finish(result)
+        return self.finish(AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail))
 
-    def dead(self, reason: Reason, detail: str, exc: BaseException | None = None) -> bool:
-        """Record a dead letter in Redis and the dead state in the store."""
+    def dead(
+        self,
+        reason: Reason,
+        detail: str,
+        exc: BaseException | None = None,
+        attempts: int | None = None,
+    ) -> bool:
+        """Record a dead letter in Redis and the dead state in the store.
+
+        The letter is written first: if the store write then fails, the message is put
+        back and this runs again (the letter is keyed by hash, so it is overwritten, not
+        doubled). If another delivery finished the document first, its outcome stands
+        and our letter is withdrawn unless that outcome is ``dead`` too.
+        """
         tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
         letter = DeadLetter(
             doc_hash=self.doc_hash,
@@ -102,14 +134,33 @@ class Job:
             submission_id=self.submission_id,
             task=str(self.task.name),
             reason=reason.value,
-            attempts=int(self.task.request.retries or 0) + 1,
+            attempts=attempts if attempts is not None else self.retries + 1,
             detail=detail,
             traceback=tb,
             payload=self.message,
         )
         record_dead_letter(self.runtime.redis, letter)
-        return self.finish(AbstractionResult(route=Route.DEAD, reason=reason, detail=detail))
+        won = self.finish(AbstractionResult(route=Route.DEAD, reason=reason, detail=detail))
+        if not won:
+            row = self.runtime.store.document(self.doc_hash)
+            if row is not None and row.state != DocumentState.DEAD:
+                remove_dead_letter(self.runtime.redis, self.doc_hash)
+        return won
 
     def duplicate(self) -> None:
+        """This submission is skipped: the same content is (being) processed by another."""
         self.runtime.store.mark_duplicate(self.submission_id)
         record_duplicate()
+
+    def retry(self, countdown: float, exc: BaseException) -> NoReturn:
+        """Publish this message again, ``countdown`` seconds from now (raises ``Retry``)."""
+        try:
+            # max_retries: our policy decided already; Celery's own default (3) would
+            # otherwise re-raise ``exc`` on the 4th retry and ack the message into nothing.
+            raise self.task.retry(
+                countdown=countdown, exc=exc, max_retries=self.settings.retry.max_retries
+            )
+        except Reject as rejected:
+            # Celery turns a failed retry publish into reject(requeue=False), which deletes
+            # the message: make it an error of ours so the guard re-queues it instead.
+            raise BrokerUnavailable(f"could not publish the retry: {rejected.reason}") from exc

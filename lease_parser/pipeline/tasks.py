@@ -3,103 +3,36 @@
 extract_clauses ──(text layer unusable)──▶ run_ocr_fallback ──▶ normalize_financials
        └───────────────(text layer fine)───────────────────────────────┘
 
-Every task goes through ``guarded``: the delivery count (poison messages), the hash-keyed
-claim (duplicates), and one failure path that asks retry.py what to do. Bodies never
-catch exceptions themselves.
+Every task runs under ``idempotent`` (pipeline/idempotency.py): the delivery count
+(poison messages), the hash-keyed claim (duplicates), and one failure path that asks
+retry.py what to do. Bodies never catch exceptions themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from billiard.exceptions import TimeLimitExceeded
 from celery import Celery, Task
-from celery.exceptions import Retry
 
 from lease_parser.abstract import Extraction, extract_stage, normalize_stage, ocr_stage, parse_stage
-from lease_parser.errors import Reason
 from lease_parser.parsing import Document, Page
 from lease_parser.parsing.base import PageQuality, PageSource
-from lease_parser.pipeline.idempotency import Claim, claim_document, release_claim
+from lease_parser.pipeline.idempotency import Body, idempotent, on_hard_time_limit
 from lease_parser.pipeline.job import Job
-from lease_parser.pipeline.retry import Action, classify
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES, NORMALIZE_FINANCIALS, RUN_OCR_FALLBACK
-from lease_parser.pipeline.runtime import runtime_for
 from lease_parser.storage import derived_key, get_json, put_json
-
-DELIVERY_PREFIX = "lease:deliveries:"
-Body = Callable[..., None]
 
 
 class PipelineTask(Task):  # type: ignore[misc]
     """Base task: a hard time limit kills the child, so the record is made here, in the parent."""
 
+    # Our retry policy decides how often (retry.py); Celery's default cap of 3 must not.
+    max_retries = None
+
     def on_failure(
         self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
     ) -> None:
-        if isinstance(exc, TimeLimitExceeded) and {"doc_key", "doc_hash", "submission_id"} <= set(
-            kwargs
-        ):
-            job = _job(self, kwargs)
-            job.dead(Reason.TIME_LIMIT, f"killed at the hard time limit ({exc})", exc)
-
-
-def _job(task: Task, kwargs: dict[str, Any]) -> Job:
-    runtime = runtime_for(task.app.lease_settings)
-    return Job(task, runtime, kwargs["doc_key"], kwargs["doc_hash"], kwargs["submission_id"])
-
-
-def _count_delivery(job: Job) -> int:
-    """Deliveries of this very message (task id + retry number), across worker deaths."""
-    key = f"{DELIVERY_PREFIX}{job.task.request.id}:{job.task.request.retries or 0}"
-    pipe = job.runtime.redis.pipeline()
-    pipe.incr(key)
-    pipe.expire(key, job.runtime.settings.claim_ttl)
-    count, _ = pipe.execute()
-    return int(count)
-
-
-def _handle_failure(job: Job, exc: Exception) -> None:
-    settings = job.runtime.settings
-    decision = classify(exc, int(job.task.request.retries or 0), settings.retry)
-    release_claim(job.runtime.redis, job.doc_hash, job.submission_id)
-    if decision.action is Action.RETRY:
-        raise job.task.retry(countdown=decision.countdown, exc=exc)
-    if decision.action is Action.REVIEW:
-        job.review(decision.reason, decision.detail)
-    else:
-        job.dead(decision.reason, decision.detail, exc)
-
-
-def guarded(body: Body) -> Callable[..., str]:
-    """Wrap a task body with the poison check, the dedup claim and the failure path."""
-
-    def run(task: Task, *, doc_key: str, doc_hash: str, submission_id: str, **kw: Any) -> str:
-        job = _job(task, {"doc_key": doc_key, "doc_hash": doc_hash, "submission_id": submission_id})
-        try:
-            if _count_delivery(job) > job.runtime.settings.max_deliveries:
-                job.dead(Reason.WORKER_LOST, "delivered too many times: it kills its worker")
-                return "dead"
-            claim = claim_document(
-                job.runtime.redis, doc_hash, submission_id, job.runtime.settings.claim_ttl
-            )
-            if claim is Claim.DUPLICATE or (claim is Claim.ACQUIRED and job.already_final()):
-                job.duplicate()
-                return "duplicate"
-            body(job, **kw)
-            return "ok"
-        except Retry:
-            raise
-        except Exception as exc:
-            _handle_failure(job, exc)
-            return "failed"
-
-    # Not functools.wraps: Celery checks call arguments against the signature, which
-    # must stay the wrapper's (keyword message fields), not the body's.
-    run.__name__ = run.__qualname__ = body.__name__
-    run.__doc__ = body.__doc__
-    return run
+        on_hard_time_limit(self, task_id, dict(kwargs or {}), exc)
 
 
 def extract_clauses(job: Job) -> None:
@@ -162,4 +95,4 @@ TASKS: dict[str, Body] = {
 
 def register_tasks(app: Celery) -> None:
     for name, body in TASKS.items():
-        app.task(name=name, bind=True, base=PipelineTask, shared=False)(guarded(body))
+        app.task(name=name, bind=True, base=PipelineTask, shared=False)(idempotent(body))

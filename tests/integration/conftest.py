@@ -18,13 +18,14 @@ from unittest import mock
 
 import pytest
 from celery import Celery
+from sqlalchemy import func, select
 
-from lease_parser.local import RedisServer, WorkerProcess, free_port
+from lease_parser.local import Inspector, RedisServer, WorkerProcess, free_port
 from lease_parser.pipeline.app import create_app
 from lease_parser.pipeline.routing import QUEUES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.settings import Settings, load_settings
-from lease_parser.store import FINAL_STATES, DocumentRow
+from lease_parser.store import FINAL_STATES, DocumentRow, EventRow
 from tests.integration.postgres import pg_database, pg_url, store_url  # noqa: F401 (fixtures)
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -77,6 +78,18 @@ class Pipeline:
                 return
             time.sleep(0.2)
         raise AssertionError("submissions still pending")
+
+    def final_events(self, doc_hash: str) -> int:
+        """How often the document entered a final state (exactly-once means 1)."""
+        with self.runtime.store.session() as s:
+            return int(
+                s.scalar(
+                    select(func.count())
+                    .select_from(EventRow)
+                    .where(EventRow.doc_hash == doc_hash, EventRow.state.in_(FINAL_STATES))
+                )
+                or 0
+            )
 
     def worker(
         self, name: str = "w", queues: tuple[str, ...] = QUEUES, concurrency: int = 1, **env: str
@@ -162,3 +175,46 @@ def moto_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[MotoServer]:
     server = MotoServer(free_port()).start()
     yield server
     server.stop()
+
+
+# Short limits so the recovery paths that wait out the visibility timeout take seconds,
+# not an hour. Settings still validate: visibility > every hard limit and countdown.
+FAST_RECOVERY_ENV = {
+    "LEASE_TIME_LIMITS__EXTRACTION__SOFT": "10",
+    "LEASE_TIME_LIMITS__EXTRACTION__HARD": "12",
+    "LEASE_TIME_LIMITS__OCR__SOFT": "16",
+    "LEASE_TIME_LIMITS__OCR__HARD": "20",
+    "LEASE_TIME_LIMITS__NORMALIZATION__SOFT": "8",
+    "LEASE_TIME_LIMITS__NORMALIZATION__HARD": "10",
+    "LEASE_RETRY__BACKOFF_BASE": "1",
+    "LEASE_RETRY__BACKOFF_MAX": "2",
+    "LEASE_VISIBILITY_TIMEOUT": "22",
+    "LEASE_UNACKED_RESTORE_INTERVAL": "1",
+    "LEASE_SOFT_SHUTDOWN_TIMEOUT": "1",
+}
+
+
+@pytest.fixture
+def fast_pipeline(tmp_path: Path, redis_server: RedisServer) -> Iterator[Pipeline]:
+    """A pipeline whose visibility timeout and time limits are seconds long."""
+    p = make_pipeline(tmp_path, redis_server, **FAST_RECOVERY_ENV)
+    yield p
+    p.app.close()
+
+
+@pytest.fixture
+def inspector(redis_server: RedisServer) -> Iterator[Inspector]:
+    i = Inspector(f"{redis_server.url}/0")
+    yield i
+    i.close()
+
+
+def run_cli(pipeline: Pipeline, *args: str) -> subprocess.CompletedProcess[str]:
+    """``lease-parser ARGS`` in a subprocess, configured like the pipeline."""
+    return subprocess.run(
+        [sys.executable, "-m", "lease_parser", *args],
+        env={**os.environ, **pipeline.env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

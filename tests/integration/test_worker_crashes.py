@@ -1,0 +1,142 @@
+"""Workers die mid-task (SIGKILL of a child, of the main process, shutdown signals): every
+document still ends in exactly one final state, committed at most once."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import time
+
+from lease_parser.deadletter import get_dead_letter
+from lease_parser.local import Inspector, wait_for
+from lease_parser.pipeline.idempotency import deliveries
+from lease_parser.pipeline.routing import RUN_OCR_FALLBACK
+from lease_parser.pipeline.submit import submit_document
+from tests.integration.conftest import Pipeline
+from tests.integration.documents import multi_page_scan
+
+
+def _submit(pipeline: Pipeline, key: str, data: bytes) -> tuple[str, str]:
+    pipeline.put(key, data)
+    receipt = submit_document(pipeline.app, key, hashlib.sha256(data).hexdigest())
+    return receipt.doc_hash, receipt.task_id
+
+
+def _redelivered(pipeline: Pipeline, task_id: str, times: int) -> bool:
+    return deliveries(pipeline.runtime.redis, task_id).get(0, 0) >= times
+
+
+def test_a_child_killed_mid_task_is_redelivered_and_committed_once(
+    pipeline: Pipeline, inspector: Inspector
+) -> None:
+    worker = pipeline.worker("child-kill", concurrency=1).start()
+    try:
+        doc_hash, _ = _submit(pipeline, "scans/three-pages.pdf", multi_page_scan(3))
+        task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
+        os.kill(task["worker_pid"], signal.SIGKILL)
+        row = pipeline.wait_final(doc_hash, timeout=240)
+        assert row.state in ("committed", "review")
+        assert deliveries(pipeline.runtime.redis, task["id"]) == {0: 2}
+        assert pipeline.final_events(doc_hash) == 1
+    finally:
+        worker.stop()
+
+
+def test_a_killed_main_process_gives_its_message_back_after_the_visibility_timeout(
+    fast_pipeline: Pipeline, inspector: Inspector
+) -> None:
+    pipeline = fast_pipeline
+    first = pipeline.worker("main-kill", concurrency=1).start()
+    second = pipeline.worker("successor", concurrency=1)
+    try:
+        submitted_at = time.time()
+        # Long enough (several OCR pages) that the kill lands while the task runs.
+        doc_hash, _ = _submit(pipeline, "scans/four-pages.pdf", multi_page_scan(4))
+        task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
+        first.kill()
+        killed_at = time.monotonic()
+        second.start()
+        wait_for(lambda: _redelivered(pipeline, task["id"], 2), 120, "the OCR message back")
+        back_after = time.monotonic() - killed_at
+        since_submit = time.time() - submitted_at
+        row = pipeline.wait_final(doc_hash, timeout=120)
+        assert row.state in ("committed", "review")
+        assert pipeline.final_events(doc_hash) == 1
+        # It came back through the visibility timeout (kombu's restore of `unacked`,
+        # counted from its delivery, which came after the submission), not sooner.
+        assert since_submit >= pipeline.settings.visibility_timeout
+        print(f"main-process SIGKILL: message redelivered after {back_after:.1f}s")
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_a_message_that_keeps_killing_its_worker_is_dead_lettered_not_looped(
+    fast_pipeline: Pipeline, inspector: Inspector
+) -> None:
+    pipeline = fast_pipeline
+    worker = pipeline.worker("poison", concurrency=1, LEASE_MAX_DELIVERIES="2").start()
+    try:
+        doc_hash, _ = _submit(pipeline, "scans/poison.pdf", multi_page_scan(2))
+        killed: set[int] = set()
+        for _ in range(2):  # the "OOM killer" strikes every delivery
+            task = inspector.wait_active(RUN_OCR_FALLBACK, 120, frozenset(killed))
+            os.kill(task["worker_pid"], signal.SIGKILL)
+            killed.add(task["worker_pid"])
+        row = pipeline.wait_final(doc_hash, timeout=120)
+        assert (row.state, row.reason) == ("dead", "worker_lost")
+        assert deliveries(pipeline.runtime.redis, task["id"]) == {0: 3}
+        letter = get_dead_letter(pipeline.runtime.redis, doc_hash)
+        assert letter is not None
+        assert letter.reason == "worker_lost"
+        assert letter.payload["doc_key"] == "scans/poison.pdf"
+        assert pipeline.final_events(doc_hash) == 1
+    finally:
+        worker.stop()
+
+
+def test_sigterm_lets_the_running_task_finish_and_leaves_the_queue_to_the_next_worker(
+    pipeline: Pipeline, inspector: Inspector
+) -> None:
+    worker = pipeline.worker("warm", concurrency=1).start()
+    successor = pipeline.worker("after-warm", concurrency=1)
+    try:
+        running, _ = _submit(pipeline, "scans/running.pdf", multi_page_scan(2))
+        task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
+        waiting, _ = _submit(pipeline, "scans/waiting.pdf", multi_page_scan(1))
+        worker.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+        assert worker.wait_exit(timeout=120) == 0
+        # The running OCR task finished and handed on: it is never run a second time.
+        assert deliveries(pipeline.runtime.redis, task["id"]) == {0: 1}
+        assert pipeline.runtime.store.document(waiting).state == "pending"  # type: ignore[union-attr]
+        successor.start()
+        for doc_hash in (running, waiting):
+            row = pipeline.wait_final(doc_hash, timeout=240)
+            assert row.state in ("committed", "review")
+            assert pipeline.final_events(doc_hash) == 1
+    finally:
+        worker.stop()
+        successor.stop()
+
+
+def test_a_cold_shutdown_requeues_the_running_task_for_the_next_worker(
+    fast_pipeline: Pipeline, inspector: Inspector
+) -> None:
+    pipeline = fast_pipeline
+    worker = pipeline.worker("cold", concurrency=1).start()
+    successor = pipeline.worker("after-cold", concurrency=1)
+    try:
+        doc_hash, _ = _submit(pipeline, "scans/cold.pdf", multi_page_scan(3))
+        task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
+        worker.process.send_signal(signal.SIGQUIT)  # type: ignore[union-attr]
+        worker.wait_exit(timeout=60)
+        assert pipeline.runtime.store.document(doc_hash).state == "pending"  # type: ignore[union-attr]
+        successor.start()
+        row = pipeline.wait_final(doc_hash, timeout=240)
+        assert row.state in ("committed", "review")
+        assert deliveries(pipeline.runtime.redis, task["id"]) == {0: 2}
+        assert pipeline.final_events(doc_hash) == 1
+    finally:
+        worker.stop()
+        successor.stop()
