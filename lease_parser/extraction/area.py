@@ -13,8 +13,9 @@ Must-Take Space", "in the Building", a recital about another lease, a usable are
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
-from lease_parser.extraction.clauses import sentence_start
+from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import NUMBER_WORDS
@@ -65,8 +66,27 @@ _RATIO = re.compile(
 _LABEL_BEFORE = re.compile(
     r"(?i)(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)\s+of\s+"
     rf"(?:the\s+)?{_PREMISES_WORD}\.?[^.\d]{{0,30}}$"
+    r"|\bpremises(?:'s?)?\s+(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)"
+    r"\b[^.\d]{0,40}$"
     r"|\bleased\s+premises\b[^.\d]{0,60}$|\bpremises\s*:[^.\d]{0,80}$"
 )
+# A summary line that names no subject: "Rentable Area: 8,750 rentable square feet" on its
+# own line. It measures the premises unless the item it sits under is the building's.
+_BARE_LABEL = re.compile(
+    r"(?i)^(?:[\d.]+\s+|\([a-z0-9]+\)\s+)?(?:(?:net\s+)?(?:rentable|leasable)\s+(?:floor\s+)?"
+    r"(?:area|square\s+f(?:ee|oo)t(?:age)?)|(?:rentable\s+)?square\s+footage)\s*:\s*"
+    r"(?:(?:approximately|about)\s+)?$"
+)
+_OTHER_ITEM = re.compile(
+    r"(?i)\b(?:building|project|property|land|parcel|center|complex|park|campus)\b"
+)
+# "Rentable Area of Building 305,026 square feet": a summary line about something else.
+_OTHER_LABEL = re.compile(
+    r"(?i)\b(?:area|square\s+f(?:ee|oo)t(?:age)?|size)\s+of\s+(?:the\s+)?(?:building|project|"
+    r"property|land|parcel|shopping\s+center|center|complex|park|campus)\b[^.\d]{0,20}$"
+)
+# How far back the item a bare label sits under may begin.
+_ITEM_BACK = 160
 _DEFINED_AFTER = re.compile(
     r'(?i)^[^."]{0,60}?\(\s*(?:the\s+|collectively,?\s+the\s+)?"(?P<term>[^"]{2,40})"'
 )
@@ -87,13 +107,34 @@ DIRECT_WEIGHT = 0.55
 MENTIONED_WEIGHT = 0.35
 RENTABLE_WEIGHT = 0.25
 BLANK_CAP = 0.45
+SUM_WEIGHT = 0.5
+# A sentence listing the parts of the premises is long, but not longer than this.
+_SENTENCE_MAX = 1200
 
 
-def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple[str, float] | None:
+def _bare_label(flat: FlatText, start: int) -> bool:
+    """ "Rentable Area: 8,750" starting a line, the line before it not the building's."""
+    line = start
+    while line > 0 and not flat.starts_line(line) and start - line < 80:
+        line -= 1
+    if not flat.starts_line(line) or not _BARE_LABEL.match(flat.text[line:start]):
+        return False
+    item = max(0, line - _ITEM_BACK)
+    starts = [i for i in range(item, line) if flat.starts_line(i)]
+    previous = flat.text[starts[-1] : line] if starts else ""
+    return not _OTHER_ITEM.search(previous)
+
+
+def _classify(
+    flat: FlatText, match: re.Match[str], before: str, after: str
+) -> tuple[str, float] | None:
     """(source, weight) when the area measures the premises; None when it measures else."""
+    text = flat.text
     start = match.start("num")
+    if _OTHER_LABEL.search(before):
+        return None
     defined = _DEFINED_AFTER.match(after)
-    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]):
+    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]) or _bare_label(flat, start):
         return "premises area label", LABEL_WEIGHT
     if defined:
         if _PREMISES_TERM.match(defined.group("term").strip()):
@@ -111,14 +152,15 @@ def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple
     return "premises mentioned in the sentence", MENTIONED_WEIGHT
 
 
-def _judge(text: str, match: re.Match[str]) -> list[Cue]:
+def _judge(flat: FlatText, match: re.Match[str]) -> list[Cue]:
     """Cues that the area at ``match`` measures the premises (none if it measures else)."""
+    text = flat.text
     before = text[sentence_start(text, match.start()) : match.start()]
     after = text[match.end() : match.end() + 120]
     adjective = ((match.group("adj") or "") + (match.group("of") or "")).lower()
     if "usable" in adjective or _RATIO.search(before) or _BESIDES.search(before):
         return []
-    found = _classify(text, match, before, after)
+    found = _classify(flat, match, before, after)
     if found is None:
         return []
     source, weight = found
@@ -139,7 +181,45 @@ def _judge(text: str, match: re.Match[str]) -> list[Cue]:
 def area_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """Cues for every stated area of the premises in ``span`` of the flat text."""
     cues: list[Cue] = []
+    matches = []
     for match in _AREA.finditer(flat.text, *span):
         if int(match.group("num").replace(",", "")) >= MIN_AREA:
-            cues.extend(_judge(flat.text, match))
-    return cues
+            matches.append(match)
+            cues.extend(_judge(flat, match))
+    return _sums(flat.text, matches, cues)
+
+
+def _sums(text: str, matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
+    """Parts and their total: "114,758 rsf of manufacturing space, 24,638 rsf of office
+    space and 4,345 rsf of common space" add up to the "Rentable Area of Premises 143,741"
+    stated elsewhere (or in the same sentence). The total is checked by the arithmetic; the
+    parts are parts, not the premises' area."""
+    by_sentence: dict[int, list[re.Match[str]]] = {}
+    for match in matches:
+        ends = list(
+            SENTENCE_END.finditer(text, max(0, match.start() - _SENTENCE_MAX), match.start())
+        )
+        by_sentence.setdefault(ends[-1].end() if ends else -1, []).append(match)
+    stated = {c.value for c in cues}
+    totals: list[Cue] = []
+    parts: set[int] = set()
+    for group in by_sentence.values():
+        values = [Decimal(m.group("num").replace(",", "")) for m in group]
+        for index, match in enumerate(group):
+            rest = values[:index] + values[index + 1 :]
+            if len(rest) >= 2 and sum(rest) == values[index]:
+                totals.append(_total_cue(match))
+                parts.update(m.start("num") for m in group if m is not match)
+        if len(group) >= 2 and str(sum(values)) in stated:
+            total = str(sum(values))
+            start, end = group[0].start("num"), group[-1].end("num")
+            totals.append(Cue(total, start, end, "sum of its parts", SUM_WEIGHT))
+            parts.update(m.start("num") for m in group)
+    kept = [c for c in cues if c.start not in parts]
+    totals = [c for c in totals if c.value in {k.value for k in kept}]
+    return kept + totals
+
+
+def _total_cue(match: re.Match[str]) -> Cue:
+    start, end = match.span("num")
+    return Cue(match.group("num").replace(",", ""), start, end, "sum of its parts", SUM_WEIGHT)
