@@ -140,27 +140,37 @@ _ENTITY_TYPE = re.compile(
        limited\s+partnership|general\s+partnership|partnership|company|real\s+estate\s+
        investment\s+trust|business\s+trust|statutory\s+trust|trust|individual|
        association|banking\s+association|sole\s+proprietorship)
+    (?:\s*,?\s*as\s+(?P<role>[a-z-]+))?
     \s*,?\s*$""",
 )
 _BLANK_MARKS = re.compile(r"[_\[\]{}●*]|\bX{2,}\b|\.{4,}")
 
 
-def _clean_statement(text: str, segment_start: int, offset: int, name: str, end: int) -> bool:
+def _clean_statement(
+    text: str, segment_start: int, offset: int, name: str, marker: re.Match[str]
+) -> bool:
     """The name runs from the anchor ("between", "and") to its entity-type description,
-    which runs to the role marker at ``end``: nothing left over on either side, no blank.
+    which runs to the role marker: nothing left over on either side, no blank. A leading
+    "The" is part of some names ("The Irvine Company LLC") and not of others: not clean.
 
     Measured before trusting it: every preamble of this shape in the development corpus,
     the repository samples and the public EDGAR leases spot-checked named the right party.
     """
+    end = marker.start()
     if text[offset : offset + len(name)] != name:
         return False
     before = text[segment_start:offset]
-    after = text[offset + len(name) : end]
-    return (
-        re.fullmatch(r"(?i)[\s,;]*(?:and\s+)?(?:the\s+)?", before) is not None
-        and _ENTITY_TYPE.match(after) is not None
-        and not _BLANK_MARKS.search(text[segment_start:end])
-        and not _JOINT.search(text[segment_start:end])
+    description = _ENTITY_TYPE.match(text[offset + len(name) : end])
+    if description is None or re.fullmatch(r"(?i)[\s,;]*(?:and\s+)?", before) is None:
+        return False
+    # ", a Delaware corporation, as landlord ("Landlord")": the words must name that role.
+    said = description.group("role")
+    if said and not (
+        re.fullmatch(rf"(?i){ROLE}", said) and _role_kind(said) == _role_kind(_role_of(marker))
+    ):
+        return False
+    return not _BLANK_MARKS.search(text[segment_start:end]) and not _JOINT.search(
+        text[segment_start:end]
     )
 
 
@@ -199,7 +209,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
             continue
         offset, name = found
         seen.add(kind)
-        if between and _clean_statement(flat.text, segment_start, offset, name, marker.start()):
+        if between and _clean_statement(flat.text, segment_start, offset, name, marker):
             clean.add(kind)
         name = _with_co_parties(name, flat.text[offset : marker.end()])
         cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))

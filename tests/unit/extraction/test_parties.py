@@ -136,6 +136,47 @@ def test_a_preamble_that_is_not_clean_stays_below_the_gate(preamble: str) -> Non
     assert found["tenant"][1] < GATE
 
 
+@pytest.mark.parametrize(
+    ("landlord", "description"),
+    [
+        ("DIGITAL 55 MIDDLESEX, LLC", "a Delaware limited liability company"),
+        ("WELLS REIT II - 100 MAIN, LLC", "a Delaware limited liability company"),
+        ("ARE-SAN FRANCISCO NO. 12, LLC", "a Delaware limited liability company"),
+        ("Bank of America, N.A.", "a national banking association"),
+        ("BOSTON PROPERTIES LIMITED PARTNERSHIP", "a Delaware limited partnership"),
+        ("ACME HOLDINGS, LLC", "a Delaware limited liability company, as landlord"),
+        ("Jane Roe", "an individual"),
+    ],
+)
+def test_clean_preamble_names_are_read_whole(landlord: str, description: str) -> None:
+    preamble = (
+        f'THIS LEASE is made by and between {landlord}, {description} ("Landlord"), and Nimbus '
+        'Robotics, Inc., a Delaware corporation ("Tenant").'
+    )
+    found = parties(preamble + FILLER)
+    assert found["landlord"][0] == landlord
+    assert found["landlord"][1] >= GATE
+
+
+@pytest.mark.parametrize(
+    "landlord",
+    [
+        # "The" belongs to some names and not to others
+        'The Irvine Company LLC, a Delaware limited liability company ("Landlord")',
+        # "as tenant" for the party the marker calls Landlord
+        'Acme Holdings, LLC, a Delaware limited liability company, as tenant ("Landlord")',
+        # a trade name after the description
+        'Acme Holdings, LLC, a Delaware limited liability company, d/b/a Acme ("Landlord")',
+    ],
+)
+def test_preambles_that_leave_doubt_stay_below_the_gate(landlord: str) -> None:
+    preamble = (
+        f"THIS LEASE is made by and between {landlord}, and Nimbus Robotics, Inc., a Delaware "
+        'corporation ("Tenant").'
+    )
+    assert parties(preamble + FILLER)["landlord"][1] < GATE
+
+
 def test_a_clean_preamble_read_by_ocr_stays_below_the_gate() -> None:
     preamble = (
         "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
