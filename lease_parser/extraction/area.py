@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
+from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import NUMBER_WORDS
@@ -23,9 +23,9 @@ from lease_parser.extraction.numbers import NUMBER_WORDS
 _AREA = re.compile(
     r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\)?\s*"
     r"(?:\(\s*\d[\d,]*\s*\)\s*)?"
-    r"(?P<adj>(?:net\s+)?(?:rentable|usable|leasable|gross\s+leasable|gross)\s+)?"
+    r"(?P<adj>(?:net\s+)?(?:rentable|usable|useable|leasable|gross\s+leasable|gross)\s+)?"
     r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
-    r"(?P<of>\s+of\s+(?:(?:rentable|usable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
+    r"(?P<of>\s+of\s+(?:(?:rentable|usable|useable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
 )
 _PREMISES_WORD = r"(?:(?:sub)?leased\s+|demised\s+|sub-?lease\s+)?premises\b"
 # Qualifiers before a figure, and the figure spelled out before it ("eight thousand (8,000)").
@@ -108,8 +108,10 @@ MENTIONED_WEIGHT = 0.35
 RENTABLE_WEIGHT = 0.25
 BLANK_CAP = 0.45
 SUM_WEIGHT = 0.5
-# A sentence listing the parts of the premises is long, but not longer than this.
-_SENTENCE_MAX = 1200
+_SUM = ("sum of its parts", SUM_WEIGHT)
+# Parts are listed one after another: at most this many, this far apart.
+_MAX_PARTS = 6
+_PARTS_GAP = 400
 
 
 def _bare_label(flat: FlatText, start: int) -> bool:
@@ -158,7 +160,7 @@ def _judge(flat: FlatText, match: re.Match[str]) -> list[Cue]:
     before = text[sentence_start(text, match.start()) : match.start()]
     after = text[match.end() : match.end() + 120]
     adjective = ((match.group("adj") or "") + (match.group("of") or "")).lower()
-    if "usable" in adjective or _RATIO.search(before) or _BESIDES.search(before):
+    if re.search(r"use?able", adjective) or _RATIO.search(before) or _BESIDES.search(before):
         return []
     found = _classify(flat, match, before, after)
     if found is None:
@@ -186,40 +188,30 @@ def area_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         if int(match.group("num").replace(",", "")) >= MIN_AREA:
             matches.append(match)
             cues.extend(_judge(flat, match))
-    return _sums(flat.text, matches, cues)
+    return _sums(matches, cues)
 
 
-def _sums(text: str, matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
+def _sums(matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
     """Parts and their total: "114,758 rsf of manufacturing space, 24,638 rsf of office
     space and 4,345 rsf of common space" add up to the "Rentable Area of Premises 143,741"
-    stated elsewhere (or in the same sentence). The total is checked by the arithmetic; the
-    parts are parts, not the premises' area."""
-    by_sentence: dict[int, list[re.Match[str]]] = {}
-    for match in matches:
-        ends = list(
-            SENTENCE_END.finditer(text, max(0, match.start() - _SENTENCE_MAX), match.start())
-        )
-        by_sentence.setdefault(ends[-1].end() if ends else -1, []).append(match)
+    stated elsewhere; "Area A: 25,852 sf ... Area B: 14,375 sf ... Area C: 12,748 sf" list
+    the parts of the 52,975 sf stated before them. A run of two to six areas stated one
+    after another that adds up to a stated premises area checks that total by arithmetic;
+    the parts are parts, not the premises' area."""
     stated = {c.value for c in cues}
     totals: list[Cue] = []
     parts: set[int] = set()
-    for group in by_sentence.values():
-        values = [Decimal(m.group("num").replace(",", "")) for m in group]
-        for index, match in enumerate(group):
-            rest = values[:index] + values[index + 1 :]
-            if len(rest) >= 2 and sum(rest) == values[index]:
-                totals.append(_total_cue(match))
-                parts.update(m.start("num") for m in group if m is not match)
-        if len(group) >= 2 and str(sum(values)) in stated:
-            total = str(sum(values))
-            start, end = group[0].start("num"), group[-1].end("num")
-            totals.append(Cue(total, start, end, "sum of its parts", SUM_WEIGHT))
-            parts.update(m.start("num") for m in group)
+    values = [Decimal(m.group("num").replace(",", "")) for m in matches]
+    for first in range(len(matches)):
+        for last in range(first + 1, min(first + _MAX_PARTS, len(matches))):
+            gap = matches[last].start() - matches[last - 1].end()
+            if gap > _PARTS_GAP:
+                break
+            total = str(sum(values[first : last + 1]))
+            if total in stated:
+                run = matches[first : last + 1]
+                totals.append(Cue(total, run[0].start("num"), run[-1].end("num"), *_SUM))
+                parts.update(m.start("num") for m in run)
     kept = [c for c in cues if c.start not in parts]
-    totals = [c for c in totals if c.value in {k.value for k in kept}]
-    return kept + totals
-
-
-def _total_cue(match: re.Match[str]) -> Cue:
-    start, end = match.span("num")
-    return Cue(match.group("num").replace(",", ""), start, end, "sum of its parts", SUM_WEIGHT)
+    kept_values = {c.value for c in kept}
+    return kept + [c for c in totals if c.value in kept_values]

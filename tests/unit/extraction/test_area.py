@@ -202,3 +202,24 @@ def test_a_rent_schedule_that_prints_the_area_states_it_again() -> None:
     value, confidence = sqft(clause, table)
     assert value == "2000"
     assert confidence >= 0.8
+
+
+def test_parts_listed_after_the_total_check_it() -> None:
+    summary = (
+        "(2) Premises: Approximately 52,975 square feet of Rental Area and 49,406 square feet of "
+        "Useable Area comprised of two floors of the Building.\nArea A Premises: 25,852 square "
+        "feet of Rental Area on the first floor.\nArea B Premises: 14,375 square feet of Rental "
+        "Area on the second floor.\nArea C Premises: 12,748 square feet of Rental Area on the "
+        "second floor."
+    )
+    value, confidence = sqft(summary)
+    assert value == "52975"
+    assert confidence >= 0.8
+
+
+def test_areas_that_add_up_to_nothing_stated_are_left_alone() -> None:
+    text = (
+        "Area A Premises: 25,852 square feet on the first floor. Area B Premises: 14,375 square "
+        "feet on the second floor."
+    )
+    assert sqft(text)[1] < 0.8
