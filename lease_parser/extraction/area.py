@@ -77,8 +77,8 @@ _BARE_LABEL = re.compile(
     r"(?:area|square\s+f(?:ee|oo)t(?:age)?)|(?:rentable\s+)?square\s+footage)\s*:\s*"
     r"(?:(?:approximately|about)\s+)?$"
 )
-_OTHER_ITEM = re.compile(
-    r"(?i)\b(?:building|project|property|land|parcel|center|complex|park|campus)\b"
+_SUBJECT = re.compile(
+    r"(?i)\b(?:premises|building|project|property|land|parcel|center|complex|park|campus)\b"
 )
 # "Rentable Area of Building 305,026 square feet": a summary line about something else.
 _OTHER_LABEL = re.compile(
@@ -86,7 +86,7 @@ _OTHER_LABEL = re.compile(
     r"property|land|parcel|shopping\s+center|center|complex|park|campus)\b[^.\d]{0,20}$"
 )
 # How far back the item a bare label sits under may begin.
-_ITEM_BACK = 160
+_ITEM_BACK = 250
 _DEFINED_AFTER = re.compile(
     r'(?i)^[^."]{0,60}?\(\s*(?:the\s+|collectively,?\s+the\s+)?"(?P<term>[^"]{2,40})"'
 )
@@ -115,16 +115,15 @@ _PARTS_GAP = 400
 
 
 def _bare_label(flat: FlatText, start: int) -> bool:
-    """ "Rentable Area: 8,750" starting a line, the line before it not the building's."""
+    """ "Rentable Area: 8,750" starting a line, under an item about the premises (the last
+    thing named before it is the premises, or nothing is)."""
     line = start
     while line > 0 and not flat.starts_line(line) and start - line < 80:
         line -= 1
     if not flat.starts_line(line) or not _BARE_LABEL.match(flat.text[line:start]):
         return False
-    item = max(0, line - _ITEM_BACK)
-    starts = [i for i in range(item, line) if flat.starts_line(i)]
-    previous = flat.text[starts[-1] : line] if starts else ""
-    return not _OTHER_ITEM.search(previous)
+    subjects = list(_SUBJECT.finditer(flat.text, max(0, line - _ITEM_BACK), line))
+    return not subjects or subjects[-1].group(0).lower().startswith("premises")
 
 
 def _classify(

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.sections import Agreement, primary_agreement
@@ -305,8 +306,25 @@ def _clean_statement(flat: FlatText, main: Agreement, address: Address, suite: s
         return False
     if suite and re.sub(r"\W", "", suite) not in re.sub(r"\W", "", address.line):
         return False
-    context = _context(flat, address.start, _SENTENCE)
-    return STREET.search(context) is None
+    if _suite_left_out(flat, main, address):
+        return False
+    sentence = sentence_start(flat.text, address.start, heading=False)
+    return STREET.search(flat.text, sentence, address.start) is None
+
+
+def _suite_left_out(flat: FlatText, main: Agreement, address: Address) -> bool:
+    """A suite the agreement names outside a party's address that the line does not hold
+    ("... commonly known as Suite 255"): the complete address may be the building's only."""
+    line = re.sub(r"\W", "", address.line)
+    for suite in _SUITE.finditer(flat.text, main.start, main.end):
+        before = flat.text[max(0, suite.start() - 80) : suite.start()]
+        if _PARTY_CONTEXT.search(before) or _ENTITY_ADDRESS.search(before):
+            continue
+        if STREET.search(before[-45:]) and not _same_street(before[-45:], address.line):
+            continue  # part of another address line
+        if re.sub(r"\W", "", suite.group(0)) not in line:
+            return True
+    return False
 
 
 def extract_premises(document: Document) -> list[RawField]:

@@ -210,3 +210,16 @@ def test_a_state_spelled_two_ways_is_no_disagreement() -> None:
     )
     found = extract_premises(document(text))
     assert not any("disagree" in n for n in found[0].notes)
+
+
+def test_a_suite_named_far_from_the_premises_label_keeps_the_building_below_the_gate() -> None:
+    building = (
+        PREAMBLE + "1.1 Building: The building located at 41 Lark Drive, Reno, Nevada 89501 (the "
+        '"Building"). '
+    )
+    suite = (
+        "1.2 Premises: Approximately 1,791 rentable square feet of space located on the second "
+        "floor of the Building and commonly known as Suite 255, as set forth in Exhibit A. "
+    )
+    assert premises(building + FILLER)[1] >= 0.8
+    assert premises(building + suite + FILLER)[1] < 0.8
