@@ -1,6 +1,7 @@
 """The date of the agreement: "made as of", "dated", "entered into on", "effective as of".
 
-Cues: the preamble ("THIS LEASE made as of the 28th day of February, 2020"), the cover page
+Cues: the preamble ("THIS LEASE made as of the 28th day of February, 2020"; a strong cue
+when the opener dates itself and the parties follow at once, see ``_clean_date``), the cover page
 ("DATED MAY 10, 2019"), summary labels ("Lease Date: ..."), a defined term the preamble
 points to ("effective as of the Lease Commencement Date" -> that term's stated date), a
 rider's "made a part of the Lease dated as of ...", and the signature blocks' "Date:".

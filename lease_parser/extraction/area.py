@@ -8,6 +8,8 @@ approximately 7,128 rentable square feet"), one defined as the premises right af
 ("(the "Premises")"), or one under a heading that names it ("Rentable Area of the
 Premises"). An area of something else — the building is, the floor has, "of the
 Must-Take Space", "in the Building", a recital about another lease, a usable area — is not.
+Independent checks: a summary line ("Rentable Area: 8,750 rentable square feet"), rent
+arithmetic (extraction/rent.py), and parts that add up to a stated total.
 """
 
 from __future__ import annotations

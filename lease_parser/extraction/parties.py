@@ -4,7 +4,10 @@ Cues, each weighed in extraction/cues.py:
 
 - the preamble: "... by and between ACME LLC, a Delaware limited liability company
   ("Landlord"), and BETA INC. ("Tenant")"; the role marker may be ``(hereinafter referred to
-  as "Lessor")``, ``, as "Landlord"``, ``(collectively, "Landlord")``, ``("the Tenant")``;
+  as "Lessor")``, ``, as "Landlord"``, ``(collectively, "Landlord")``, ``("the Tenant")``.
+  When both parties are stated cleanly (name, entity type, role marker and nothing else)
+  the preamble is a strong cue on its own (``_clean_statement``); so is a basic-information
+  summary stating both that way when the preamble names the parties only by role;
 - the cover page: "LEASE BETWEEN ACME LLC, AS LANDLORD, AND BETA INC., AS TENANT";
 - summary / basic-terms labels: "Landlord: ACME LLC", "1.1 Landlord. ACME LLC, a ...";
 - a defined term: '"Landlord" means ACME LLC', which also resolves a preamble that names
@@ -316,12 +319,12 @@ def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
     )
 
 
-def _summary_states_parties(role_cues: list[RoleCue], preamble_named: bool) -> list[RoleCue]:
+def _summary_states_parties(role_cues: list[RoleCue], named_elsewhere: bool) -> list[RoleCue]:
     """When the preamble names the parties only by role ("between the Landlord and the
     Tenant named below"), the basic-information summary is where the lease states them:
     clean summary statements of both parties are then as strong as a clean preamble."""
     clean = {kind for kind, cue in role_cues if cue.source == "clean summary"}
-    strong = clean == {"landlord", "tenant"} and not preamble_named
+    strong = clean == {"landlord", "tenant"} and not named_elsewhere
     return [
         (kind, _as_summary(cue, strong)) if cue.source == "clean summary" else (kind, cue)
         for kind, cue in role_cues
@@ -424,7 +427,7 @@ def extract_parties(document: Document) -> list[RawField]:
 
     role_cues += _cover_cues(flat, main, sub)
     labels = _label_cues(flat, main, sub)
-    role_cues += _summary_states_parties(labels, preamble_named=bool(role_cues))
+    role_cues += _summary_states_parties(labels, named_elsewhere=bool(role_cues))
     role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
     out = []
     for kind in ("landlord", "tenant"):

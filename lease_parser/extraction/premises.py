@@ -7,7 +7,9 @@ the premises ("the premises located at", "the building known as", "Premises:",
 '"Building" shall mean ...', a cover page's "PREMISES:") and never where they say it is a
 party's address ("having an address at", "whose address is", "notices ... to", "c/o").
 The city, state and postcode after it (or a "City of X ... State of Y" before it in the same
-sentence) and a suite stated in the same premises description complete the line.
+sentence) and a suite stated in the same premises description complete the line. A complete
+address the sentence defines as the premises or their building ('... located at 10 Main
+Street, Suite 4, Reno, Nevada 89501 (the "Premises")') is a strong cue on its own.
 """
 
 from __future__ import annotations
