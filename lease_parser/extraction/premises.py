@@ -58,7 +58,7 @@ _NOT_CITY = (
 _TAIL = re.compile(
     rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|Apt\.?|Apartment|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
     (?:,?\s*(?:in\s+the\s+)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
-       (?P<city>(?!{_NOT_CITY})[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
+       (?P<city>(?!{_NOT_CITY})(?![A-Z][a-z]+\s+County\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
     (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
     (?:,?\s*(?:(?:State|Commonwealth)\s+of\s+)?(?P<state>(?:{_STATES}))\b\.?)?
     (?:,?\s*(?P<zip>\d{{5}}(?:-\d{{4}})?|\d{{4}})(?!\d))?""",

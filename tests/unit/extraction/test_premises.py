@@ -223,3 +223,13 @@ def test_a_suite_named_far_from_the_premises_label_keeps_the_building_below_the_
     )
     assert premises(building + FILLER)[1] >= 0.8
     assert premises(building + suite + FILLER)[1] < 0.8
+
+
+def test_a_county_is_not_read_as_the_city() -> None:
+    clause = (
+        "Landlord leases to Tenant the premises located at 1179 Center Point Drive, Clark County, "
+        'Nevada 89074 (the "Premises").'
+    )
+    value, confidence = premises(PREAMBLE + clause + FILLER)
+    assert value == "1179 Center Point Drive, Nevada 89074"
+    assert confidence < 0.8  # no city: not a complete address
