@@ -82,7 +82,7 @@ _BARE_LABEL = re.compile(
 _SUBJECT = re.compile(
     r"(?i)\b(?:premises|building|project|property|land|parcel|center|complex|park|campus)\b"
 )
-# "Rentable Area of Building 305,026 square feet": a summary line about something else.
+# "Rentable Area of Building 250,000 square feet": a summary line about something else.
 _OTHER_LABEL = re.compile(
     r"(?i)\b(?:area|square\s+f(?:ee|oo)t(?:age)?|size)\s+of\s+(?:the\s+)?(?:building|project|"
     r"property|land|parcel|shopping\s+center|center|complex|park|campus)\b[^.\d]{0,20}$"
@@ -193,10 +193,10 @@ def area_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
 
 
 def _sums(matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
-    """Parts and their total: "114,758 rsf of manufacturing space, 24,638 rsf of office
-    space and 4,345 rsf of common space" add up to the "Rentable Area of Premises 143,741"
-    stated elsewhere; "Area A: 25,852 sf ... Area B: 14,375 sf ... Area C: 12,748 sf" list
-    the parts of the 52,975 sf stated before them. A run of two to six areas stated one
+    """Parts and their total: "100,000 rsf of manufacturing space, 20,500 rsf of office
+    space and 3,250 rsf of common space" add up to the "Rentable Area of Premises 123,750"
+    stated elsewhere; "Area A: 20,000 sf ... Area B: 12,000 sf ... Area C: 8,000 sf" list
+    the parts of the 40,000 sf stated before them. A run of two to six areas stated one
     after another that adds up to a stated premises area checks that total by arithmetic;
     the parts are parts, not the premises' area."""
     stated = {c.value for c in cues}

@@ -49,7 +49,7 @@ def nearest_label(lead: str, labels: re.Pattern[str]) -> re.Match[str] | None:
     return found
 
 
-# "$12,250.00 per month inclusive of all charges for real estate taxes": what comes after
+# "$9,850.00 per month inclusive of the charges for real estate taxes": what comes after
 # these words is another charge the figure covers or leaves out, not what the figure is.
 _OTHER_CHARGES = (
     r"\b(?:inclusive|including|includes|exclusive|excluding|excludes|plus|net\s+of|"

@@ -66,8 +66,8 @@ NONE_SENTENCE_WEIGHT = 0.55
 _SUMMARY_GAP = 12
 
 
-# "a security deposit equal to three (3) months' Base Rent", "a refundable three month
-# Security Deposit ($7,500)", "two months' rent as security".
+# "a security deposit equal to three (3) months' Base Rent", "a refundable two month
+# Security Deposit ($5,000.00)", "two months' rent as security".
 _MONTHS_OF_RENT = re.compile(
     rf"(?i)\b{COUNT}\s*(?:full\s+)?(?:calendar\s+)?months?(?:['’]s?)?\s+(?:(?:of|in)\s+)?"
     r"(?:the\s+)?(?:(?:initial|first|monthly|then\s+current)\s+)*(?:(?:base|minimum|fixed|basic|"

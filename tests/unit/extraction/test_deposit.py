@@ -131,8 +131,8 @@ def test_the_words_of_an_extra_letter_of_credit_are_no_rival() -> None:
     [
         "Tenant shall deposit with Landlord a security deposit equal to three (3) months' Base "
         "Rent, being $7,500.00.",
-        "Subtenant will provide Sublandlord with a refundable three month Security Deposit "
-        "($7,500).",
+        "Tenant will give Landlord a refundable three month Security Deposit ($7,500.00) "
+        "on signing.",
     ],
 )
 def test_a_deposit_stated_as_months_of_rent_is_checked_by_the_rent(sentence: str) -> None:

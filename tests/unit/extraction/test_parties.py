@@ -139,11 +139,11 @@ def test_a_preamble_that_is_not_clean_stays_below_the_gate(preamble: str) -> Non
 @pytest.mark.parametrize(
     ("landlord", "description"),
     [
-        ("DIGITAL 55 MIDDLESEX, LLC", "a Delaware limited liability company"),
-        ("WELLS REIT II - 100 MAIN, LLC", "a Delaware limited liability company"),
-        ("ARE-SAN FRANCISCO NO. 12, LLC", "a Delaware limited liability company"),
-        ("Bank of America, N.A.", "a national banking association"),
-        ("BOSTON PROPERTIES LIMITED PARTNERSHIP", "a Delaware limited partnership"),
+        ("ORBIT 55 KINGSLEY, LLC", "a Delaware limited liability company"),
+        ("ASTER REIT II - 100 ELM, LLC", "a Delaware limited liability company"),
+        ("ARC-SAN MATEO NO. 12, LLC", "a Delaware limited liability company"),
+        ("Harbor Trust Bank, N.A.", "a national banking association"),
+        ("KESTREL PROPERTIES LIMITED PARTNERSHIP", "a Delaware limited partnership"),
         ("ACME HOLDINGS, LLC", "a Delaware limited liability company, as landlord"),
         ("Jane Roe", "an individual"),
     ],
@@ -162,7 +162,7 @@ def test_clean_preamble_names_are_read_whole(landlord: str, description: str) ->
     "landlord",
     [
         # "The" belongs to some names and not to others
-        'The Irvine Company LLC, a Delaware limited liability company ("Landlord")',
+        'The Marlow Company LLC, a Delaware limited liability company ("Landlord")',
         # "as tenant" for the party the marker calls Landlord
         'Acme Holdings, LLC, a Delaware limited liability company, as tenant ("Landlord")',
         # a trade name after the description

@@ -35,9 +35,9 @@ def rent(*pages: str) -> dict[str, RawField]:
         ("Lessee shall pay the rent in installments of $7,000.00 each month.", "7000.00"),
         ("The basic monthly lease fees shall be NIS 45,000 per month.", "45000.00"),
         (
-            "Base Rent: The Base Rent for the Term is $12,250.00 per month inclusive of all "
-            "charges for real estate taxes, insurance and operating expenses.",
-            "12250.00",
+            "Base Rent: The Base Rent shall be $9,850.00 per month inclusive of the charges for "
+            "real estate taxes and insurance.",
+            "9850.00",
         ),
     ],
 )
