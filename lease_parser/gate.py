@@ -1,8 +1,10 @@
 """Routing after normalization: one pure function decides committed or review.
 
 Aggregate confidence is the weakest stated core field, and a document missing most core
-fields cannot be confident about the abstraction as a whole. A single weak cue (≤ 0.75)
-therefore never lets a document through the 0.80 gate.
+fields cannot be confident about the abstraction as a whole. A single weak cue (capped at
+0.78, extraction/cues.py) therefore never lets a document through the 0.80 gate; only
+agreeing independent cues, or a strong self-verifying statement (a clean preamble, a clean
+premises statement) on a text page, can.
 """
 
 from __future__ import annotations

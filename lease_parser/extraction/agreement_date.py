@@ -1,6 +1,7 @@
 """The date of the agreement: "made as of", "dated", "entered into on", "effective as of".
 
-Cues: the preamble ("THIS LEASE made as of the 28th day of February, 2020"), the cover page
+Cues: the preamble ("THIS LEASE made as of the 28th day of February, 2020"; a strong cue
+when the opener dates itself and the parties follow at once, see ``_clean_date``), the cover page
 ("DATED MAY 10, 2019"), summary labels ("Lease Date: ..."), a defined term the preamble
 points to ("effective as of the Lease Commencement Date" -> that term's stated date), a
 rider's "made a part of the Lease dated as of ...", and the signature blocks' "Date:".
@@ -23,6 +24,8 @@ from lease_parser.model import DocumentKind
 from lease_parser.parsing.base import Document
 
 PREAMBLE = 0.72
+# The opening sentence dating itself, and nothing else: a strong cue (see _clean_date).
+CLEAN_PREAMBLE = 0.85
 COVER = 0.55
 SUMMARY = 0.55
 DEFINED = 0.6
@@ -63,6 +66,37 @@ _PARTIAL = re.compile(
 )
 
 
+# Between the opener's verb and the date: "THIS LEASE is made [and entered into] [effective]
+# as of [the]", "... is dated [as of]", "... entered into on", "made this".
+_DATING_GAP = re.compile(
+    r"(?i)\s*(?:and\s+(?:is\s+)?)?(?:(?:entered\s+)?into\s*|executed\s*)?(?:effective\s*)?"
+    r"(?:(?:as\s+)?of\s+|on\s+)?(?:this\s+|the\s+)?"
+)
+_WRITTEN_MONTH = re.compile(r"(?i)\b(?:" + "|".join(MONTHS) + r")\b")
+# After the date, before the parties: only its own name ('(the "Effective Date")') and
+# "[, and is entered into] by and between".
+_TO_PARTIES = re.compile(
+    r'(?i)\s*,?\s*(?:\((?:the\s+|this\s+)?"[^"()]{2,40}"\)\s*,?\s*)?'
+    r"(?:(?:and\s+)?is\s+(?:made\s+)?(?:and\s+)?(?:entered\s+into\s*)?,?\s*)?"
+    r"(?:by\s+and\s+)?(?:between|among)\b"
+)
+
+
+def _clean_date(flat: FlatText, main: Agreement, mention: DateMention, others: int) -> bool:
+    """ "THIS LEASE is made and entered into as of March 3, 2025, by and between": the
+    opener dates the agreement it opens, with one date written with its month's name, and
+    the parties follow at once. Every such preamble in the development corpus, the
+    repository samples and the public leases spot-checked stated the label's date; a second
+    date ("to be effective as of ...") or anything else in between does not qualify."""
+    text = flat.text
+    return (
+        others == 1
+        and _DATING_GAP.fullmatch(text, main.opener_end, mention.start) is not None
+        and _WRITTEN_MONTH.search(text, mention.start, mention.end) is not None
+        and _TO_PARTIES.match(text, mention.end) is not None
+    )
+
+
 def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
     """Dates in the opening sentence, before the parties are named; a date the drafter
     names the agreement's own ('(the "Effective Date")') is a second, weaker cue."""
@@ -76,11 +110,19 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
         stop = re.search(r"[:;]|\.\s+(?=[A-Z0-9])", flat.text[main.opener_end : hi])
         hi = main.opener_end + stop.start() if stop else hi
     cues = []
-    for mention in find_dates(flat.text, main.opener_start, hi):
-        if _REFERENCE.search(flat.text[max(0, mention.start - 60) : mention.start]):
+    mentions = list(find_dates(flat.text, main.opener_start, hi))
+    for mention in mentions:
+        window = max(main.opener_start, mention.start - 60)
+        reference = _REFERENCE.search(flat.text, window, mention.start)
+        if reference and reference.start() != main.opener_start:
             continue  # "This addendum ... of the Lease dated April 5, 2004": another date
         value = mention.value.isoformat()
-        cues.append(Cue(value, mention.start, mention.end, "preamble", PREAMBLE))
+        if _clean_date(flat, main, mention, len(mentions)):
+            cues.append(
+                Cue(value, mention.start, mention.end, "clean preamble", CLEAN_PREAMBLE, True)
+            )
+        else:
+            cues.append(Cue(value, mention.start, mention.end, "preamble", PREAMBLE))
         marker = _DATE_MARKER.match(flat.text, mention.end)
         if marker:
             cues.append(
@@ -188,6 +230,16 @@ def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
     return out
 
 
+def _signatures_support_only(cues: list[Cue]) -> list[Cue]:
+    """A party signing on another day than the agreement is dated is ordinary ("dated as of
+    March 3", signed March 10): once the agreement states its date, a signature date can
+    confirm it but is no rival to it."""
+    stated = {c.value for c in cues if c.source != "signature"}
+    if not stated:
+        return cues
+    return [c for c in cues if c.source != "signature" or c.value in stated]
+
+
 def extract_lease_date(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
@@ -197,5 +249,5 @@ def extract_lease_date(document: Document) -> list[RawField]:
     cues += _defined_cues(flat, main)
     cues += _partial_cues(flat, main, cues)
     cues += _reference_cues(flat, cues)
-    best = resolve("lease_date", cues, flat)
+    best = resolve("lease_date", _signatures_support_only(cues), flat)
     return [best] if best else []

@@ -8,11 +8,14 @@ approximately 7,128 rentable square feet"), one defined as the premises right af
 ("(the "Premises")"), or one under a heading that names it ("Rentable Area of the
 Premises"). An area of something else — the building is, the floor has, "of the
 Must-Take Space", "in the Building", a recital about another lease, a usable area — is not.
+Independent checks: a summary line ("Rentable Area: 8,750 rentable square feet"), rent
+arithmetic (extraction/rent.py), and parts that add up to a stated total.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
@@ -22,9 +25,9 @@ from lease_parser.extraction.numbers import NUMBER_WORDS
 _AREA = re.compile(
     r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\)?\s*"
     r"(?:\(\s*\d[\d,]*\s*\)\s*)?"
-    r"(?P<adj>(?:net\s+)?(?:rentable|usable|leasable|gross\s+leasable|gross)\s+)?"
+    r"(?P<adj>(?:net\s+)?(?:rentable|usable|useable|leasable|gross\s+leasable|gross)\s+)?"
     r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
-    r"(?P<of>\s+of\s+(?:(?:rentable|usable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
+    r"(?P<of>\s+of\s+(?:(?:rentable|usable|useable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
 )
 _PREMISES_WORD = r"(?:(?:sub)?leased\s+|demised\s+|sub-?lease\s+)?premises\b"
 # Qualifiers before a figure, and the figure spelled out before it ("eight thousand (8,000)").
@@ -65,8 +68,27 @@ _RATIO = re.compile(
 _LABEL_BEFORE = re.compile(
     r"(?i)(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)\s+of\s+"
     rf"(?:the\s+)?{_PREMISES_WORD}\.?[^.\d]{{0,30}}$"
+    r"|\bpremises(?:'s?)?\s+(?:rentable|leasable)\s+(?:floor\s+)?(?:area|square\s+f(?:ee|oo)t(?:age)?)"
+    r"\b[^.\d]{0,40}$"
     r"|\bleased\s+premises\b[^.\d]{0,60}$|\bpremises\s*:[^.\d]{0,80}$"
 )
+# A summary line that names no subject: "Rentable Area: 8,750 rentable square feet" on its
+# own line. It measures the premises unless the item it sits under is the building's.
+_BARE_LABEL = re.compile(
+    r"(?i)^(?:[\d.]+\s+|\([a-z0-9]+\)\s+)?(?:(?:net\s+)?(?:rentable|leasable)\s+(?:floor\s+)?"
+    r"(?:area|square\s+f(?:ee|oo)t(?:age)?)|(?:rentable\s+)?square\s+footage)\s*:\s*"
+    r"(?:(?:approximately|about)\s+)?$"
+)
+_SUBJECT = re.compile(
+    r"(?i)\b(?:premises|building|project|property|land|parcel|center|complex|park|campus)\b"
+)
+# "Rentable Area of Building 250,000 square feet": a summary line about something else.
+_OTHER_LABEL = re.compile(
+    r"(?i)\b(?:area|square\s+f(?:ee|oo)t(?:age)?|size)\s+of\s+(?:the\s+)?(?:building|project|"
+    r"property|land|parcel|shopping\s+center|center|complex|park|campus)\b[^.\d]{0,20}$"
+)
+# How far back the item a bare label sits under may begin.
+_ITEM_BACK = 250
 _DEFINED_AFTER = re.compile(
     r'(?i)^[^."]{0,60}?\(\s*(?:the\s+|collectively,?\s+the\s+)?"(?P<term>[^"]{2,40})"'
 )
@@ -87,13 +109,35 @@ DIRECT_WEIGHT = 0.55
 MENTIONED_WEIGHT = 0.35
 RENTABLE_WEIGHT = 0.25
 BLANK_CAP = 0.45
+SUM_WEIGHT = 0.5
+_SUM = ("sum of its parts", SUM_WEIGHT)
+# Parts are listed one after another: at most this many, this far apart.
+_MAX_PARTS = 6
+_PARTS_GAP = 400
 
 
-def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple[str, float] | None:
+def _bare_label(flat: FlatText, start: int) -> bool:
+    """ "Rentable Area: 8,750" starting a line, under an item about the premises (the last
+    thing named before it is the premises, or nothing is)."""
+    line = start
+    while line > 0 and not flat.starts_line(line) and start - line < 80:
+        line -= 1
+    if not flat.starts_line(line) or not _BARE_LABEL.match(flat.text[line:start]):
+        return False
+    subjects = list(_SUBJECT.finditer(flat.text, max(0, line - _ITEM_BACK), line))
+    return not subjects or subjects[-1].group(0).lower().startswith("premises")
+
+
+def _classify(
+    flat: FlatText, match: re.Match[str], before: str, after: str
+) -> tuple[str, float] | None:
     """(source, weight) when the area measures the premises; None when it measures else."""
+    text = flat.text
     start = match.start("num")
+    if _OTHER_LABEL.search(before):
+        return None
     defined = _DEFINED_AFTER.match(after)
-    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]):
+    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]) or _bare_label(flat, start):
         return "premises area label", LABEL_WEIGHT
     if defined:
         if _PREMISES_TERM.match(defined.group("term").strip()):
@@ -111,14 +155,15 @@ def _classify(text: str, match: re.Match[str], before: str, after: str) -> tuple
     return "premises mentioned in the sentence", MENTIONED_WEIGHT
 
 
-def _judge(text: str, match: re.Match[str]) -> list[Cue]:
+def _judge(flat: FlatText, match: re.Match[str]) -> list[Cue]:
     """Cues that the area at ``match`` measures the premises (none if it measures else)."""
+    text = flat.text
     before = text[sentence_start(text, match.start()) : match.start()]
     after = text[match.end() : match.end() + 120]
     adjective = ((match.group("adj") or "") + (match.group("of") or "")).lower()
-    if "usable" in adjective or _RATIO.search(before) or _BESIDES.search(before):
+    if re.search(r"use?able", adjective) or _RATIO.search(before) or _BESIDES.search(before):
         return []
-    found = _classify(text, match, before, after)
+    found = _classify(flat, match, before, after)
     if found is None:
         return []
     source, weight = found
@@ -139,7 +184,35 @@ def _judge(text: str, match: re.Match[str]) -> list[Cue]:
 def area_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """Cues for every stated area of the premises in ``span`` of the flat text."""
     cues: list[Cue] = []
+    matches = []
     for match in _AREA.finditer(flat.text, *span):
         if int(match.group("num").replace(",", "")) >= MIN_AREA:
-            cues.extend(_judge(flat.text, match))
-    return cues
+            matches.append(match)
+            cues.extend(_judge(flat, match))
+    return _sums(matches, cues)
+
+
+def _sums(matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
+    """Parts and their total: "100,000 rsf of manufacturing space, 20,500 rsf of office
+    space and 3,250 rsf of common space" add up to the "Rentable Area of Premises 123,750"
+    stated elsewhere; "Area A: 20,000 sf ... Area B: 12,000 sf ... Area C: 8,000 sf" list
+    the parts of the 40,000 sf stated before them. A run of two to six areas stated one
+    after another that adds up to a stated premises area checks that total by arithmetic;
+    the parts are parts, not the premises' area."""
+    stated = {c.value for c in cues}
+    totals: list[Cue] = []
+    parts: set[int] = set()
+    values = [Decimal(m.group("num").replace(",", "")) for m in matches]
+    for first in range(len(matches)):
+        for last in range(first + 1, min(first + _MAX_PARTS, len(matches))):
+            gap = matches[last].start() - matches[last - 1].end()
+            if gap > _PARTS_GAP:
+                break
+            total = str(sum(values[first : last + 1]))
+            if total in stated:
+                run = matches[first : last + 1]
+                totals.append(Cue(total, run[0].start("num"), run[-1].end("num"), *_SUM))
+                parts.update(m.start("num") for m in run)
+    kept = [c for c in cues if c.start not in parts]
+    kept_values = {c.value for c in kept}
+    return kept + [c for c in totals if c.value in kept_values]

@@ -49,10 +49,19 @@ def nearest_label(lead: str, labels: re.Pattern[str]) -> re.Match[str] | None:
     return found
 
 
+# "$9,850.00 per month inclusive of the charges for real estate taxes": what comes after
+# these words is another charge the figure covers or leaves out, not what the figure is.
+_OTHER_CHARGES = (
+    r"\b(?:inclusive|including|includes|exclusive|excluding|excludes|plus|net\s+of|"
+    r"in\s+addition)\b"
+)
+
+
 @lru_cache(maxsize=16)
 def _named_after(what: str) -> re.Pattern[str]:
     return re.compile(
-        r"(?i)^[^.;]{0,40}?\b(?:which\s+(?:represents|is)|representing|as|for|toward|towards|"
+        rf"(?i)^(?:(?!{_OTHER_CHARGES})[^.;]){{0,40}}?\b(?:which\s+(?:represents|is)|representing|"
+        r"as|for|toward|towards|"
         rf"being)\s+(?:[\w'’-]+\s+){{0,10}}?(?P<what>{what})"
     )
 

@@ -25,6 +25,7 @@ from lease_parser.extraction.clauses import (
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import MoneyMention, Per, find_money
+from lease_parser.extraction.numbers import COUNT, parse_count
 
 _DEPOSIT = r"\bsecurity\s+deposit\b|\bdeposit(?:ed|s)?\b|\bas\s+security\b"
 _LETTER = r"\bletter\s+of\s+credit\b|\bL/?C\b"
@@ -65,6 +66,23 @@ NONE_SENTENCE_WEIGHT = 0.55
 _SUMMARY_GAP = 12
 
 
+# "a security deposit equal to three (3) months' Base Rent", "a refundable two month
+# Security Deposit ($5,000.00)", "two months' rent as security".
+_MONTHS_OF_RENT = re.compile(
+    rf"(?i)\b{COUNT}\s*(?:full\s+)?(?:calendar\s+)?months?(?:['’]s?)?\s+(?:(?:of|in)\s+)?"
+    r"(?:the\s+)?(?:(?:initial|first|monthly|then\s+current)\s+)*(?:(?:base|minimum|fixed|basic|"
+    r"net)\s+)?(?P<noun>rent|rental|security\s+deposit|deposit)\b"
+)
+
+
+def _blank_rent(match: re.Match[str]) -> str:
+    return (
+        " " * len(match.group(0))
+        if match.group("noun").lower().startswith("rent")
+        else match.group(0)
+    )
+
+
 def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[str, float] | None:
     """(source, weight) when ``mention`` is stated as the deposit; None otherwise."""
     lo, hi = span
@@ -79,7 +97,9 @@ def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[s
     if named:
         explicit = "security" in named.group(0).lower()
         return "named as the deposit", AMOUNT_WEIGHT if explicit else NAMED_AFTER_WEIGHT
-    label = nearest_label(lead, _LABEL)
+    # "a security deposit equal to three (3) months' Base Rent, being $7,500": the rent named
+    # there measures the deposit, it is not the figure's label.
+    label = nearest_label(_MONTHS_OF_RENT.sub(_blank_rent, lead), _LABEL)
     if label is None or label.group("other"):
         return None
     # Only the first figure after its label: later ones are step-downs or other sums.
@@ -126,6 +146,41 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         )
         cues.append(Cue("0.00", match.start(), match.end(), source, weight))
     return _letters_only_as_fallback(cues)
+
+
+MULTIPLE_WEIGHT = 0.5
+
+
+def stated_multiples(flat: FlatText, span: tuple[int, int], cues: list[Cue]) -> dict[str, int]:
+    """Deposit amounts whose own sentence says how many months' rent they are."""
+    lo, hi = span
+    out: dict[str, int] = {}
+    for cue in cues:
+        if cue.value == "0.00":
+            continue
+        start = sentence_start(flat.text, cue.start, lo)
+        sentence = flat.text[start : cue.end] + sentence_tail(flat.text, cue.end, hi)
+        found = _MONTHS_OF_RENT.search(sentence)
+        count = parse_count(found) if found else None
+        if count is not None and count[1] is not False and 1 <= count[0] <= 12:
+            out[cue.value] = count[0]
+    return out
+
+
+def multiple_of_rent_cues(
+    cues: list[Cue], multiples: dict[str, int], monthly: str | None
+) -> list[Cue]:
+    """The deposit is the number of months' rent its sentence says it is: arithmetic with
+    the monthly rent read elsewhere checks both figures."""
+    if monthly is None:
+        return []
+    out = []
+    for cue in cues:
+        months = multiples.get(cue.value)
+        if months and Decimal(cue.value) == Decimal(monthly) * months:
+            source = f"deposit = {months} × monthly rent"
+            out.append(Cue(cue.value, cue.start, cue.end, source, MULTIPLE_WEIGHT))
+    return out[:1]
 
 
 def _letters_only_as_fallback(cues: list[Cue]) -> list[Cue]:

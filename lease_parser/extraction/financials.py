@@ -15,7 +15,11 @@ from lease_parser.extraction.base import RawField
 from lease_parser.extraction.charges import cam_cues, share_cues
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.currency import currency_cues
-from lease_parser.extraction.deposit import deposit_cues
+from lease_parser.extraction.deposit import (
+    deposit_cues,
+    multiple_of_rent_cues,
+    stated_multiples,
+)
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_document
 from lease_parser.extraction.options import renewal_cues
@@ -104,6 +108,15 @@ def _renewal_fields(flat: FlatText, span: tuple[int, int]) -> list[RawField | No
     return [count, resolve("renewal_term_months", terms, flat)]
 
 
+def _deposit_field(
+    flat: FlatText, span: tuple[int, int], monthly: RawField | None
+) -> RawField | None:
+    cues = deposit_cues(flat, span)
+    multiples = stated_multiples(flat, span, cues)
+    cues += multiple_of_rent_cues(cues, multiples, monthly.value if monthly else None)
+    return resolve("security_deposit", cues, flat)
+
+
 def extract_financials(document: Document) -> list[RawField]:
     """Every financial field the main agreement states, with evidence-based confidence."""
     if not document.pages:
@@ -115,7 +128,8 @@ def extract_financials(document: Document) -> list[RawField]:
     fields, evidence = _rent_fields(flat, span, area)
     fields.append(resolve("rentable_sqft", area, flat))
     fields.extend(_schedule_fields(flat, span, evidence, _values(area)))
-    fields.append(resolve("security_deposit", deposit_cues(flat, span), flat))
+    monthly = next((f for f in fields if f and f.name == "base_rent_monthly"), None)
+    fields.append(_deposit_field(flat, span, monthly))
     fields.extend(_renewal_fields(flat, span))
     fields.append(resolve("cam_monthly", cam_cues(flat, span), flat))
     fields.append(resolve("tenant_share_percent", share_cues(flat, span), flat))

@@ -27,7 +27,7 @@ _DESCRIPTION = re.compile(
     |,?\s+d/?b/?a\b|,?\s+f/?k/?a\b
     |,\s+of\s+(?:\d|suite|the\s+(?:city|county|state))
     |,\s+\d{1,6}\s+[A-Z]
-    |(?<=\S)\s+\d{2,6}\s+(?:[NSEW]\.?\s+)?[A-Z][a-z]+
+    |(?<=\S)\s+\d{2,6}\s+(?-i:(?:[NSEW]\.?\s+)?[A-Z][a-z]+)
     |\s+By\b\s*:?\s*(?:/s/|_|[A-Z])|\s*/s/
     |\s*[(\[]""",
 )

@@ -81,6 +81,7 @@ WORDS_WEIGHT = 0.3
 HEADING_WEIGHT = 0.3
 CHECK_WEIGHT = {"exact": 0.5, "near": 0.2}
 AREA_CHECK_WEIGHT = 0.5
+SCHEDULE_AREA_WEIGHT = 0.35
 RESTATED_WEIGHT = 0.3
 RIVAL_SCHEDULE_WEIGHT = 0.45
 WORDS_DISAGREE_CAP = 0.6
@@ -93,8 +94,9 @@ class RentEvidence:
     monthly: list[Cue] = field(default_factory=list)
     annual: list[Cue] = field(default_factory=list)
     area: list[Cue] = field(default_factory=list)
-    # Rates per foot per year stated in rent clauses ("$22.75 per RSF per annum").
-    rates: list[Decimal] = field(default_factory=list)
+    # Rates per foot per year stated in rent clauses ("$22.75 per RSF per annum"): the
+    # annual rate and the flat span it was read from.
+    rates: list[tuple[Decimal, int, int]] = field(default_factory=list)
     disagreeing_words: set[str] = field(default_factory=set)
     table: RentTable | None = None
     # Flat spans of every schedule: their cells are read as a table, not as clauses.
@@ -161,7 +163,7 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
         unit, cue = found
         if unit.per_foot:
             annual = mention.amount * 12 if unit is Per.SQFT_MONTH else mention.amount
-            evidence.rates.append(annual)
+            evidence.rates.append((annual, mention.start, mention.end))
             continue
         if mention.words_agree is False:
             evidence.disagreeing_words.add(cue.value)
@@ -216,18 +218,23 @@ def table_evidence(
             )
             cues.append(Cue(other_value, other_amount.start, other_amount.end, source, weight))
     if reading.area is not None:
-        evidence.area.append(_area_cue(reading))
+        evidence.area.extend(_area_cues(reading))
 
 
-def _area_cue(reading: RowReading) -> Cue:
+def _area_cues(reading: RowReading) -> list[Cue]:
     """The area that makes rate × area = rent hold, cited in the row (or at the rate when
-    the area came from the premises clause)."""
+    the area came from the premises clause); a row that prints the area states it again,
+    apart from the premises clause."""
     assert reading.area is not None
     assert reading.rate is not None
     area, start, end = reading.area
     if start < 0:
         start, end = reading.rate.start, reading.rate.end
-    return Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)
+        return [Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)]
+    return [
+        Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT),
+        Cue(str(area), start, end, "stated in the rent schedule", SCHEDULE_AREA_WEIGHT),
+    ]
 
 
 _RENEWAL_HEADING = re.compile(
@@ -254,10 +261,14 @@ def cross_check(evidence: RentEvidence, areas: list[Decimal]) -> None:
                     Cue(monthly.value, monthly.start, monthly.end, name, weight)
                 )
                 evidence.annual.append(Cue(annual.value, annual.start, annual.end, name, weight))
-    for rate in evidence.rates:
+    for rate, start, end in evidence.rates:
         for area in areas:
             for cues, months in ((evidence.annual, 12), (evidence.monthly, 1)):
                 for cue in list(cues):
                     if rate_fits(rate, area, Decimal(cue.value), months):
                         weight = CHECK_WEIGHT["exact"]
                         cues.append(Cue(cue.value, cue.start, cue.end, "rate × area", weight))
+                        # The arithmetic holds only with this area: it checks the area too.
+                        evidence.area.append(
+                            Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)
+                        )

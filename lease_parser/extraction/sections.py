@@ -169,6 +169,7 @@ class Labelled:
     start: int  # flat span of the value
     end: int
     separator: str = ":"  # ":", "." (numbered heading "1.1 Landlord.") or "-"
+    label_start: int = -1  # flat offset of the label
 
 
 def labelled_values(
@@ -195,7 +196,14 @@ def labelled_values(
         if value:
             separator = sep.group(0).strip()[:1]
             out.append(
-                Labelled(match.group(0), value, value_start, value_start + len(value), separator)
+                Labelled(
+                    match.group(0),
+                    value,
+                    value_start,
+                    value_start + len(value),
+                    separator,
+                    match.start(),
+                )
             )
     return out
 

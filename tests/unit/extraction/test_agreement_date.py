@@ -33,8 +33,58 @@ def test_preamble_dates(opening: str, iso: str) -> None:
     assert lease_date(opening + PARTIES + FILLER)[0] == iso
 
 
-def test_a_preamble_date_alone_stays_below_the_gate() -> None:
-    assert lease_date("THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER)[1] < 0.8
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "THIS LEASE is made as of May 9, 2012, ",
+        "THIS LEASE is made and entered into as of the 9th day of May, 2012, ",
+        'This Lease ("Lease") is dated as of May 9, 2012 ("Effective Date") ',
+        "This Sublease Agreement dated May 9, 2012, is made ",
+        "This Lease is dated as of May 9, 2012, and is entered into ",
+        "THIS LEASE is entered into as of this 9th day of May, 2012, ",
+    ],
+)
+def test_a_clean_preamble_date_reaches_the_gate_alone(opening: str) -> None:
+    """The opening sentence dating the agreement, the parties right after: a strong cue."""
+    value, confidence = lease_date(opening + PARTIES + FILLER)
+    assert value == "2012-05-09"
+    assert confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        # the month as a number: 5/9 or 9/5?
+        "This Lease Agreement was entered into on 5/9/2012, ",
+        # something between the date and the parties
+        "THIS LEASE is made as of May 9, 2012, for premises in the Harbor Building, ",
+        # something between the verb and the date
+        "THIS LEASE is made for good consideration as of May 9, 2012, ",
+    ],
+)
+def test_a_preamble_date_that_is_not_clean_stays_below_the_gate(opening: str) -> None:
+    value, confidence = lease_date(opening + PARTIES + FILLER)
+    assert value == "2012-05-09"
+    assert confidence < 0.8
+
+
+def test_a_clean_preamble_date_read_by_ocr_stays_below_the_gate() -> None:
+    """Structure does not vouch for digits a scanner may have misread."""
+    found = extract_lease_date(
+        document("THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER, ocr_confidence=95)
+    )
+    assert found[0].value == "2012-05-09"
+    assert found[0].confidence < 0.8
+
+
+def test_a_signature_on_another_day_is_no_rival_to_the_stated_date() -> None:
+    text = (
+        "THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER + " LANDLORD: Harbor Point "
+        "LLC By: /s/ Ann Lee Name: Ann Lee Date: May 14, 2012"
+    )
+    value, confidence = lease_date(text)
+    assert value == "2012-05-09"
+    assert confidence >= 0.8
 
 
 def test_a_date_the_drafter_names_and_a_cover_date_agree() -> None:

@@ -129,3 +129,97 @@ def test_the_building_named_after_the_premises_is_what_the_area_measures() -> No
         )
         is None
     )
+
+
+def sqft(*pages: str) -> tuple[str | None, float]:
+    raw = by_name(extract_financials(document(*pages))).get("rentable_sqft")
+    return (None, 0.0) if raw is None else (raw.value, raw.confidence)
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "BASIC LEASE INFORMATION\nPremises: Suite 400, 10 Main Street\nRentable Area: 8,750 "
+        "rentable square feet\nTerm: Sixty (60) months",
+        "BASIC DATA\nPremises Rentable Area: Approximately 8,750 rentable square feet.\nTerm: 60",
+        "SUMMARY\n1.4 Square Footage: 8,750 square feet\n1.5 Term: Sixty (60) months",
+    ],
+)
+def test_a_summary_area_line_and_the_premises_clause_agree(summary: str) -> None:
+    clause = "Landlord leases to Tenant approximately 8,750 rentable square feet on floor 4."
+    value, confidence = sqft(summary, clause)
+    assert value == "8750"
+    assert confidence >= 0.8
+
+
+def test_a_bare_area_line_under_the_building_item_is_the_building() -> None:
+    summary = (
+        "BASIC LEASE INFORMATION\nBuilding: 10 Main Street\nRentable Area: 250,000 square feet"
+    )
+    assert sqft(summary)[0] is None
+
+
+def test_rate_per_foot_in_the_rent_clause_checks_the_area() -> None:
+    """$33.00 per rentable square foot per annum × 8,750 = $288,750.00 annual base rent."""
+    text = (
+        "Landlord leases to Tenant approximately 8,750 rentable square feet on floor 4. "
+        "Tenant shall pay annual Base Rent of $288,750.00, payable in equal monthly installments"
+        " of $24,062.50, being $33.00 per rentable square foot per annum."
+    )
+    value, confidence = sqft(text)
+    assert value == "8750"
+    assert confidence >= 0.8
+
+
+def test_a_rate_that_does_not_fit_checks_nothing() -> None:
+    text = (
+        "Landlord leases to Tenant approximately 8,750 rentable square feet on floor 4. "
+        "Tenant shall pay annual Base Rent of $288,750.00, being $35.00 per rentable square foot "
+        "per annum."
+    )
+    assert sqft(text)[1] < 0.8
+
+
+def test_parts_that_add_up_to_the_stated_total() -> None:
+    clause = (
+        "The Premises shall consist of approximately 100,000 rentable square feet of "
+        "manufacturing space, approximately 20,500 rentable square feet of office space and "
+        "approximately 3,250 rentable square feet of common space."
+    )
+    summary = "Rentable Area of Premises 123,750 square feet\nRentable Area of Building 250,000"
+    value, confidence = sqft(clause, summary)
+    assert value == "123750"
+    assert confidence >= 0.8
+
+
+def test_a_rent_schedule_that_prints_the_area_states_it_again() -> None:
+    clause = "The Premises is comprised of 2,000 square feet of the Master Premises."
+    table = (
+        "EXHIBIT B Fixed Rent: Months Rate Square Feet Monthly Fixed Rent Annualized Fixed Rent "
+        "1-12 $34.50 2,000 $5,750.00 $69,000.00 13-24 $35.50 2,000 $5,916.67 $71,000.00 "
+        "Rent shall be paid on the first day of each calendar month without demand."
+    )
+    value, confidence = sqft(clause, table)
+    assert value == "2000"
+    assert confidence >= 0.8
+
+
+def test_parts_listed_after_the_total_check_it() -> None:
+    summary = (
+        "(2) Premises: Approximately 40,000 square feet of Rental Area and 36,000 square feet of "
+        "Useable Area comprised of two floors of the Building.\nArea A Premises: 20,000 square "
+        "feet of Rental Area on the first floor.\nArea B Premises: 12,000 square feet of Rental "
+        "Area on the second floor.\nArea C Premises: 8,000 square feet of Rental Area on the "
+        "second floor."
+    )
+    value, confidence = sqft(summary)
+    assert value == "40000"
+    assert confidence >= 0.8
+
+
+def test_areas_that_add_up_to_nothing_stated_are_left_alone() -> None:
+    text = (
+        "Area A Premises: 20,000 square feet on the first floor. Area B Premises: 12,000 square "
+        "feet on the second floor."
+    )
+    assert sqft(text)[1] < 0.8

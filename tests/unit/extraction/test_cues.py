@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lease_parser.extraction.cues import MAX_SINGLE_CUE, RIVAL_CAP, Cue, resolve
+from lease_parser.extraction.cues import MAX_SINGLE_CUE, MAX_STRONG_CUE, RIVAL_CAP, Cue, resolve
 from lease_parser.extraction.flat import flatten
 from tests.unit.extraction.lease_text import document
 
@@ -70,3 +70,28 @@ def test_custom_sameness_groups_spellings() -> None:
 
 def test_no_cues_no_field() -> None:
     assert resolve("f", [], FLAT) is None
+
+
+def test_a_strong_cue_may_stand_alone_above_the_single_cue_cap() -> None:
+    raw = resolve("f", [Cue("a", 0, 5, "clean preamble", 0.85, strong=True)], FLAT)
+    assert raw is not None
+    assert raw.confidence == pytest.approx(0.85)
+    assert MAX_SINGLE_CUE < raw.confidence <= MAX_STRONG_CUE
+    assert raw.notes == ["single strong cue: clean preamble"]
+
+
+def test_a_strong_cue_still_yields_to_a_supported_rival() -> None:
+    cues = [
+        Cue("a", 0, 5, "clean preamble", 0.85, strong=True),
+        cue("b", "summary", 0.6, 40),
+    ]
+    raw = resolve("f", cues, FLAT)
+    assert raw is not None
+    assert raw.confidence == pytest.approx(RIVAL_CAP)
+
+
+def test_a_strong_cue_on_an_ocr_page_is_an_ordinary_one() -> None:
+    scanned = flatten(document("x" * 200, ocr_confidence=95.0))
+    raw = resolve("f", [Cue("a", 0, 5, "clean preamble", 0.85, strong=True)], scanned)
+    assert raw is not None
+    assert raw.confidence < MAX_SINGLE_CUE

@@ -8,6 +8,8 @@ from lease_parser.extraction.base import RawField
 from lease_parser.extraction.financials import extract_financials
 from tests.unit.extraction.lease_text import by_name, document
 
+FILLER = " The parties agree to the terms below." * 20
+
 
 def deposit(*pages: str) -> RawField | None:
     return by_name(extract_financials(document(*pages))).get("security_deposit")
@@ -122,3 +124,28 @@ def test_the_words_of_an_extra_letter_of_credit_are_no_rival() -> None:
     assert raw is not None
     assert raw.value == "23000.00"
     assert not any("conflict" in note for note in raw.notes)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tenant shall deposit with Landlord a security deposit equal to three (3) months' Base "
+        "Rent, being $7,500.00.",
+        "Tenant will give Landlord a refundable three month Security Deposit ($7,500.00) "
+        "on signing.",
+    ],
+)
+def test_a_deposit_stated_as_months_of_rent_is_checked_by_the_rent(sentence: str) -> None:
+    rent = "Tenant shall pay monthly Base Rent of $2,500.00 on the first day of each month. "
+    found = by_name(extract_financials(document(rent + sentence + FILLER)))["security_deposit"]
+    assert found.value == "7500.00"
+    assert any("3 × monthly rent" in note for note in found.notes)
+
+
+def test_months_of_rent_that_do_not_add_up_check_nothing() -> None:
+    text = (
+        "Tenant shall pay monthly Base Rent of $2,500.00 on the first day of each month. Tenant "
+        "shall deposit a security deposit equal to two (2) months' Base Rent, being $7,500.00."
+    )
+    found = by_name(extract_financials(document(text + FILLER)))["security_deposit"]
+    assert not any("monthly rent" in note for note in found.notes)

@@ -87,6 +87,138 @@ def test_a_preamble_alone_is_below_the_gate_and_a_signature_block_lifts_it() -> 
     assert signed["tenant"][1] >= GATE
 
 
+@pytest.mark.parametrize(
+    "preamble",
+    [
+        "THIS LEASE is made as of May 1, 2019, by and between Harbor Point Holdings, LLC, a "
+        'Delaware limited liability company ("Landlord"), and Nimbus Robotics, Inc., a '
+        'California corporation ("Tenant").',
+        "This Lease is dated as of June 15, 2024, and is entered into by and between Harbor Point"
+        ' Holdings, LLC, a Texas limited liability company (hereinafter referred to as "Landlord"'
+        '), and Nimbus Robotics, Inc., a Texas corporation (hereinafter referred to as "Tenant").',
+        "THIS SUBLEASE is made as of May 2, 2011, between Harbor Point Holdings, LLC, a Delaware "
+        'limited liability company ("Sublandlord"), and Nimbus Robotics, Inc. a Delaware '
+        'corporation ("Subtenant").',
+    ],
+)
+def test_a_clean_preamble_reaches_the_gate_alone(preamble: str) -> None:
+    """Name, entity type and defined role for both parties: the canonical statement."""
+    found = parties(preamble + FILLER)
+    assert found["landlord"][0] == "Harbor Point Holdings, LLC"
+    assert found["tenant"][0] == "Nimbus Robotics, Inc."
+    assert found["landlord"][1] >= GATE
+    assert found["tenant"][1] >= GATE
+
+
+@pytest.mark.parametrize(
+    "preamble",
+    [
+        # the tenant has no entity-type description
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc. ("Tenant").',
+        # an address between the description and the role
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company, of 4 Bay Street, Albany ("Landlord"), and Nimbus Robotics, Inc., a '
+        'Delaware corporation ("Tenant").',
+        # a blank left in a description
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a [Delaware] limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
+        '("Tenant").',
+        # an OCR-style stray token between the name and its description
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, PGE . an Ohio professional '
+        'corporation ("Tenant").',
+    ],
+)
+def test_a_preamble_that_is_not_clean_stays_below_the_gate(preamble: str) -> None:
+    found = parties(preamble + FILLER)
+    assert found["landlord"][1] < GATE
+    assert found["tenant"][1] < GATE
+
+
+@pytest.mark.parametrize(
+    ("landlord", "description"),
+    [
+        ("ORBIT 55 KINGSLEY, LLC", "a Delaware limited liability company"),
+        ("ASTER REIT II - 100 ELM, LLC", "a Delaware limited liability company"),
+        ("ARC-SAN MATEO NO. 12, LLC", "a Delaware limited liability company"),
+        ("Harbor Trust Bank, N.A.", "a national banking association"),
+        ("KESTREL PROPERTIES LIMITED PARTNERSHIP", "a Delaware limited partnership"),
+        ("ACME HOLDINGS, LLC", "a Delaware limited liability company, as landlord"),
+        ("Jane Roe", "an individual"),
+    ],
+)
+def test_clean_preamble_names_are_read_whole(landlord: str, description: str) -> None:
+    preamble = (
+        f'THIS LEASE is made by and between {landlord}, {description} ("Landlord"), and Nimbus '
+        'Robotics, Inc., a Delaware corporation ("Tenant").'
+    )
+    found = parties(preamble + FILLER)
+    assert found["landlord"][0] == landlord
+    assert found["landlord"][1] >= GATE
+
+
+@pytest.mark.parametrize(
+    "landlord",
+    [
+        # "The" belongs to some names and not to others
+        'The Marlow Company LLC, a Delaware limited liability company ("Landlord")',
+        # "as tenant" for the party the marker calls Landlord
+        'Acme Holdings, LLC, a Delaware limited liability company, as tenant ("Landlord")',
+        # a trade name after the description
+        'Acme Holdings, LLC, a Delaware limited liability company, d/b/a Acme ("Landlord")',
+    ],
+)
+def test_preambles_that_leave_doubt_stay_below_the_gate(landlord: str) -> None:
+    preamble = (
+        f"THIS LEASE is made by and between {landlord}, and Nimbus Robotics, Inc., a Delaware "
+        'corporation ("Tenant").'
+    )
+    assert parties(preamble + FILLER)["landlord"][1] < GATE
+
+
+def test_a_clean_preamble_read_by_ocr_stays_below_the_gate() -> None:
+    preamble = (
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
+        '("Tenant").'
+    )
+    assert parties(preamble + FILLER, ocr=95.0)["landlord"][1] < GATE
+
+
+def test_a_rival_name_keeps_a_clean_preamble_under_the_gate() -> None:
+    text = (
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
+        '("Tenant").' + FILLER + "\nLandlord: Seaview Capital LLC\nTenant: Nimbus Robotics, Inc."
+    )
+    found = parties(text)
+    assert found["landlord"][1] < GATE
+
+
+def test_clean_summary_statements_when_the_preamble_names_roles_only() -> None:
+    text = (
+        'THIS LEASE ("Lease") is dated as of February 4, 2013 between the Landlord and the '
+        "Tenant named below.\nBASIC DATA\nLandlord: 150 Main Street, LLC, a Delaware limited "
+        "liability company.\nLandlord's Address: c/o Agent Inc., 2 Summer Street, Boston\n"
+        "Tenant: Vesper Labs, Inc., a Delaware corporation.\nBuilding: 150 Main Street." + FILLER
+    )
+    found = parties(text)
+    assert found["landlord"] == ("150 Main Street, LLC", found["landlord"][1])
+    assert found["tenant"] == ("Vesper Labs, Inc.", found["tenant"][1])
+    assert found["landlord"][1] >= GATE
+    assert found["tenant"][1] >= GATE
+
+
+def test_a_summary_without_descriptions_stays_below_the_gate() -> None:
+    text = (
+        'THIS LEASE ("Lease") is dated as of February 4, 2013 between the Landlord and the '
+        "Tenant named below.\nBASIC DATA\nLandlord: 150 Main Street, LLC\nTenant: Vesper Labs, "
+        "Inc.\nBuilding: 150 Main Street." + FILLER
+    )
+    assert parties(text)["landlord"][1] < GATE
+
+
 def test_joint_landlords_named_collectively() -> None:
     text = (
         "THIS LEASE is dated as of June 5, 2018, by and between ELM ROW, L.L.C., a New York "

@@ -138,3 +138,98 @@ def test_residential_apartment() -> None:
         '123 Main St, Apt 4B, Springfield, IL 62701 (the "Premises").' + FILLER
     )
     assert premises(text)[0] == "123 Main St, Apt 4B, Springfield, IL 62701"
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Landlord leases to Tenant the premises located at 1450 Granite Avenue, Suite 210, "
+        'Denver, Colorado 80202 (the "Premises").',
+        "Lessor leases to Lessee approximately 500 square feet of space in the warehouse located "
+        'at 1450 Granite Avenue, Suite 210, Denver, Colorado 80202 (the "Building").',
+        "Landlord hereby leases to Tenant the store known as 1450 Granite Avenue, Suite 210, "
+        'Denver, Colorado 80202, containing approximately 2,400 square feet (the "Premises").',
+    ],
+)
+def test_a_clean_premises_statement_reaches_the_gate_alone(clause: str) -> None:
+    """One complete address the sentence defines as the premises or their building."""
+    value, confidence = premises(PREAMBLE + clause + FILLER)
+    assert value == "1450 Granite Avenue, Suite 210, Denver, Colorado 80202"
+    assert confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # no postcode
+        "Landlord leases to Tenant the premises located at 1450 Granite Avenue, Denver, Colorado "
+        '(the "Premises").',
+        # defined as something else
+        "Tenant may use the garage located at 1450 Granite Avenue, Denver, Colorado 80202 "
+        '(the "Garage").',
+        # a second street address in the same sentence
+        "Landlord leases to Tenant the premises adjoining 20 Oak Street and located at 1450 "
+        'Granite Avenue, Denver, Colorado 80202 (the "Premises").',
+    ],
+)
+def test_a_premises_statement_that_is_not_clean_stays_below_the_gate(clause: str) -> None:
+    assert premises(PREAMBLE + clause + FILLER)[1] < 0.8
+
+
+def test_a_suite_named_elsewhere_keeps_a_complete_address_below_the_gate() -> None:
+    text = (
+        PREAMBLE + "1.3 Building. The building located at 41 Lark Drive, Reno, Nevada 89501 "
+        '(the "Building"). 1.5 Premises. Suite No. 305 on the 3rd floor of the Building.' + FILLER
+    )
+    value, confidence = premises(text)
+    assert value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
+    assert confidence < 0.8
+
+
+def test_a_clean_premises_statement_read_by_ocr_stays_below_the_gate() -> None:
+    clause = (
+        "Landlord leases to Tenant the premises located at 1450 Granite Avenue, Suite 210, "
+        'Denver, Colorado 80202 (the "Premises").'
+    )
+    found = extract_premises(document(PREAMBLE + clause + FILLER, ocr_confidence=95.0))
+    assert found[0].confidence < 0.8
+
+
+def test_a_street_named_with_two_street_words_is_read_whole() -> None:
+    text = "Leased Premises: 16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084"
+    assert [m.group(0) for m in STREET.finditer(text)] == ["16155 Park Row Boulevard"]
+    assert premises(PREAMBLE + text + FILLER)[0] == (
+        "16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084"
+    )
+
+
+def test_a_state_spelled_two_ways_is_no_disagreement() -> None:
+    text = (
+        "BASIC LEASE INFORMATION\nBuilding: 16155 Park Row Boulevard, Houston, TX 77084\n"
+        "Leased Premises: 16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084\n" + FILLER
+    )
+    found = extract_premises(document(text))
+    assert not any("disagree" in n for n in found[0].notes)
+
+
+def test_a_suite_named_far_from_the_premises_label_keeps_the_building_below_the_gate() -> None:
+    building = (
+        PREAMBLE + "1.1 Building: The building located at 41 Lark Drive, Reno, Nevada 89501 (the "
+        '"Building"). '
+    )
+    suite = (
+        "1.2 Premises: Approximately 1,791 rentable square feet of space located on the second "
+        "floor of the Building and commonly known as Suite 255, as set forth in Exhibit A. "
+    )
+    assert premises(building + FILLER)[1] >= 0.8
+    assert premises(building + suite + FILLER)[1] < 0.8
+
+
+def test_a_county_is_not_read_as_the_city() -> None:
+    clause = (
+        "Landlord leases to Tenant the premises located at 1179 Center Point Drive, Clark County, "
+        'Nevada 89074 (the "Premises").'
+    )
+    value, confidence = premises(PREAMBLE + clause + FILLER)
+    assert value == "1179 Center Point Drive, Nevada 89074"
+    assert confidence < 0.8  # no city: not a complete address

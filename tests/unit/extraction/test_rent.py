@@ -34,6 +34,11 @@ def rent(*pages: str) -> dict[str, RawField]:
         ("The Minimum Rent shall be $1,875.50 per month, payable in advance.", "1875.50"),
         ("Lessee shall pay the rent in installments of $7,000.00 each month.", "7000.00"),
         ("The basic monthly lease fees shall be NIS 45,000 per month.", "45000.00"),
+        (
+            "Base Rent: The Base Rent shall be $9,850.00 per month inclusive of the charges for "
+            "real estate taxes and insurance.",
+            "9850.00",
+        ),
     ],
 )
 def test_monthly_rent_clauses(sentence: str, monthly: str) -> None:
