@@ -15,12 +15,11 @@ from typing import Any
 from celery import Celery, Task
 
 from lease_parser.abstract import Extraction, extract_stage, normalize_stage, ocr_stage, parse_stage
-from lease_parser.parsing import Document, Page
-from lease_parser.parsing.base import PageQuality, PageSource
+from lease_parser.parsing import Document
 from lease_parser.pipeline.idempotency import Body, idempotent, on_hard_time_limit
 from lease_parser.pipeline.job import Job
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES, NORMALIZE_FINANCIALS, RUN_OCR_FALLBACK
-from lease_parser.storage import derived_key, get_json, put_json
+from lease_parser.storage import derived_key
 
 
 class PipelineTask(Task):  # type: ignore[misc]
@@ -44,38 +43,19 @@ def extract_clauses(job: Job) -> None:
         job.hand_on(NORMALIZE_FINANCIALS, extraction=extract_stage(document).to_message())
 
 
-def _stored_ocr_pages(document: Document, stored: list[dict[str, Any]]) -> Document:
-    by_number = {
-        p["number"]: Page(
-            number=p["number"],
-            text=p["text"],
-            source=PageSource.OCR,
-            quality=PageQuality(chars=len(p["text"]), ocr_confidence=p["conf"]),
-        )
-        for p in stored
-    }
-    document.pages = [by_number.get(p.number, p) for p in document.pages]
-    return document
-
-
 def run_ocr_fallback(job: Job) -> None:
     settings = job.runtime.settings
-    data = job.fetch_document()
-    password = job.password()
-    document = parse_stage(data, settings, password)
-    # OCR output lives in object storage under the content hash: never in a message, and a
-    # redelivered OCR task reuses it instead of paying Tesseract twice.
-    key = derived_key(job.doc_hash, "ocr-pages.json")
-    if job.runtime.objects.exists(key):
-        document = _stored_ocr_pages(document, get_json(job.runtime.objects, key))
+    objects = job.runtime.objects
+    # The OCR'd document lives in object storage under the content hash: never in a
+    # message, and a redelivered OCR task reuses it instead of paying Tesseract twice.
+    key = derived_key(job.doc_hash, "ocr-document.json")
+    if objects.exists(key):
+        document = Document.from_json(b"".join(objects.iter_chunks(key)))
     else:
-        document = ocr_stage(document, data, settings, password)
-        pages = [
-            {"number": p.number, "text": p.text, "conf": p.quality.ocr_confidence}
-            for p in document.pages
-            if p.source is PageSource.OCR
-        ]
-        put_json(job.runtime.objects, key, pages)
+        data = job.fetch_document()
+        password = job.password()
+        document = ocr_stage(parse_stage(data, settings, password), data, settings, password)
+        objects.put(key, document.to_json().encode())
     job.hand_on(NORMALIZE_FINANCIALS, extraction=extract_stage(document).to_message())
 
 

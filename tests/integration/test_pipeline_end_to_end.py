@@ -45,7 +45,7 @@ def test_text_pdf_docx_and_scan_reach_a_final_state_with_their_values(
     assert row.fields["base_rent_monthly"]["value"] == "4200.00"
     assert row.fields["security_deposit"]["value"] == "8400.00"
     # The OCR text was stored under the content hash, not sent through Redis.
-    assert pipeline.runtime.objects.exists(f"derived/{scan[:2]}/{scan}/ocr-pages.json")
+    assert pipeline.runtime.objects.exists(f"derived/{scan[:2]}/{scan}/ocr-document.json")
 
 
 def test_a_corrupt_upload_is_dead_with_its_reason_and_a_dead_letter(
