@@ -8,11 +8,9 @@ and DOCX, varied parties and amounts, so every one has its own content hash).
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import signal
-import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +21,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 import redis
+from lease_parser.bench.corpus import DocKind, PageRanges, generate_corpus
 from lease_parser.local import Inspector, LocalCluster
 from lease_parser.pipeline.idempotency import DELIVERY_PREFIX
 from lease_parser.pipeline.routing import EXTRACTION, NORMALIZATION, OCR
@@ -36,80 +35,15 @@ from lease_parser.store import (
     SubmissionState,
 )
 
-TENANTS = ("Bluefin Analytics, Inc.", "Cedar & Pine LLC", "Orbit Dental PC", "Kestrel Foods Co.")
-LANDLORDS = ("Harbor Point Owner LLC", "Maple Grove Center LP", "Riverside Holdings Corp.")
-
-
-def lease_text(i: int, rng: random.Random) -> list[str]:
-    rent = rng.randrange(1_500, 60_000) + i / 100
-    term = rng.choice((12, 24, 36, 60, 63, 120))
-    return [
-        f"LEASE AGREEMENT No. {i}",
-        f'This Lease is made by and between {rng.choice(LANDLORDS)} ("Landlord") and '
-        f'{rng.choice(TENANTS)} ("Tenant").',
-        f"Term. The term of this Lease shall be {term} months.",
-        f"Base Rent. Tenant shall pay monthly base rent of ${rent:,.2f}.",
-        f"Security Deposit. Tenant shall deposit ${rent * 2:,.2f} with Landlord.",
-    ]
-
-
-def _pdf(lines: list[str]) -> bytes:
-    from fpdf import FPDF  # dev dependency: the soak is a development tool
-
-    pdf = FPDF(format="letter")
-    pdf.add_page()
-    pdf.set_font("Helvetica", size=11)
-    for line in lines:
-        pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(2)
-    return bytes(pdf.output())
-
-
-def _docx(lines: list[str]) -> bytes:
-    from docx import Document
-
-    doc = Document()
-    for line in lines:
-        doc.add_paragraph(line)
-    buf = io.BytesIO()
-    doc.save(buf)
-    return buf.getvalue()
-
-
-def scanned_lease(lines: list[str], pages: int = 1) -> bytes:
-    """Page images with no text layer: the OCR queue's work (seconds of Tesseract a page)."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 30)
-    images = []
-    for _ in range(pages):
-        page = Image.new("L", (1700, 2200), 255)  # letter at 200 DPI
-        draw = ImageDraw.Draw(page)
-        y = 180
-        for line in lines:
-            for part in textwrap.wrap(line, 80):
-                draw.text((150, y), part, fill=0, font=font)
-                y += 46
-            y += 20
-        images.append(page)
-    buf = io.BytesIO()
-    images[0].save(buf, format="PDF", resolution=200, save_all=True, append_images=images[1:])
-    return buf.getvalue()
+# Small documents: the soak is about delivery under kills, not about parsing speed.
+SOAK_PAGES: PageRanges = {DocKind.TEXT_PDF: (1, 3), DocKind.DOCX: (1, 2), DocKind.SCAN: (1, 1)}
 
 
 def lease_documents(count: int, seed: int = 0) -> Iterator[tuple[str, bytes]]:
-    """``count`` distinct small leases as (file name, bytes): text PDFs, every fifth a
-    DOCX, every twenty-fifth a scan that needs OCR."""
-    rng = random.Random(seed)
-    for i in range(count):
-        lines = lease_text(i, rng)
-        name = f"lease-{seed}-{i:05d}"
-        if i % 25 == 12:
-            yield f"{name}.scan.pdf", scanned_lease(lines)
-        elif i % 5 == 4:
-            yield f"{name}.docx", _docx(lines)
-        else:
-            yield f"{name}.pdf", _pdf(lines)
+    """``count`` distinct small leases as (file name, bytes): text PDFs and DOCX files
+    (the benchmark's generator), one in twenty-five a scan that needs OCR."""
+    for doc in generate_corpus(count, count // 25, seed, prefix=f"lease-{seed}", pages=SOAK_PAGES):
+        yield doc.name, doc.data
 
 
 @dataclass

@@ -22,13 +22,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import random
 import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from lease_parser.bench.corpus import DocKind, generate_corpus
 from lease_parser.local import Inspector, RedisServer, WorkerProcess, wait_for
 from lease_parser.pipeline.app import create_app
 from lease_parser.pipeline.idempotency import deliveries
@@ -36,14 +36,13 @@ from lease_parser.pipeline.routing import RUN_OCR_FALLBACK
 from lease_parser.pipeline.runtime import runtime_for
 from lease_parser.pipeline.submit import submit_document
 from lease_parser.settings import load_settings
-from lease_parser.soak import lease_text, scanned_lease
 from lease_parser.store import FINAL_STATES
 
 
 def _scans(count: int) -> list[bytes]:
     """Distinct three-page scans: ~10 s of OCR, so the kill lands mid-task."""
-    rng = random.Random(11)
-    return [scanned_lease(lease_text(i, rng), pages=3) for i in range(count)]
+    corpus = generate_corpus(count, count, seed=11, prefix="recovery", pages={DocKind.SCAN: (3, 3)})
+    return [doc.data for doc in corpus]
 
 
 def trial(case: str, env: dict[str, str], data: bytes, n: int) -> str:

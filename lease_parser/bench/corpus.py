@@ -172,19 +172,28 @@ _PAGES = {DocKind.TEXT_PDF: (10, 60), DocKind.DOCX: (3, 12), DocKind.SCAN: (1, 2
 _EXT = {DocKind.TEXT_PDF: "pdf", DocKind.DOCX: "docx", DocKind.SCAN: "scan.pdf"}
 
 
-def generate_corpus(docs: int, scans: int, seed: int = 0, prefix: str = "bench") -> list[CorpusDoc]:
-    """``docs`` documents (``scans`` of them scanned), the same bytes for the same seed."""
+PageRanges = dict[DocKind, tuple[int, int]]
+
+
+def generate_corpus(
+    docs: int, scans: int, seed: int = 0, prefix: str = "bench", pages: PageRanges | None = None
+) -> list[CorpusDoc]:
+    """``docs`` documents (``scans`` of them scanned), the same bytes for the same seed.
+
+    ``pages`` overrides the page-count range of a kind (the soak wants small documents).
+    """
     try:
         import fpdf  # noqa: F401
     except ImportError as exc:
         raise ConfigurationError(
             "the benchmark corpus needs fpdf2: pip install 'lease-parser[bench]'"
         ) from exc
+    ranges = {**_PAGES, **(pages or {})}
     out = []
     for i, kind in enumerate(plan_kinds(docs, scans)):
         rng = random.Random(f"{seed}:{i}")
         facts = pick_facts(rng)
-        low, high = _PAGES[kind]
-        data, pages = _WRITERS[kind](rng, facts, rng.randint(low, high))
-        out.append(CorpusDoc(f"{prefix}-{i:04d}.{_EXT[kind]}", kind, data, pages, facts))
+        low, high = ranges[kind]
+        data, count = _WRITERS[kind](rng, facts, rng.randint(low, high))
+        out.append(CorpusDoc(f"{prefix}-{i:04d}.{_EXT[kind]}", kind, data, count, facts))
     return out

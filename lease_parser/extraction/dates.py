@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lease_parser.extraction.numbers import DAY_ORDINALS
+
 MONTHS = {
     "january": 1,
     "february": 2,
@@ -40,44 +42,11 @@ _ABBREVIATIONS = {
     "nov": 11,
     "dec": 12,
 }
-_ORDINAL_WORDS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-    "fourteenth": 14,
-    "fifteenth": 15,
-    "sixteenth": 16,
-    "seventeenth": 17,
-    "eighteenth": 18,
-    "nineteenth": 19,
-    "twentieth": 20,
-    "twenty-first": 21,
-    "twenty-second": 22,
-    "twenty-third": 23,
-    "twenty-fourth": 24,
-    "twenty-fifth": 25,
-    "twenty-sixth": 26,
-    "twenty-seventh": 27,
-    "twenty-eighth": 28,
-    "twenty-ninth": 29,
-    "thirtieth": 30,
-    "thirty-first": 31,
-}
 
 _MONTH = r"(?P<month>(?:" + "|".join(MONTHS) + r")|(?:" + "|".join(_ABBREVIATIONS) + r")\.?)"
 _DAY = r"(?P<day>[0-3]?\d)(?:\s?(?:st|nd|rd|th))?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
-_DAY_WORD = r"(?P<dayword>" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + r")"
+_DAY_WORD = r"(?P<dayword>" + "|".join(sorted(DAY_ORDINALS, key=len, reverse=True)) + r")"
 _FORMS = (
     # "October 7, 2004", "Oct. 7th 2004", "March 29th , 2019"
     rf"{_MONTH}\s+{_DAY}\s*,?\s*{_YEAR}",
@@ -148,7 +117,7 @@ def _to_date(match: re.Match[str]) -> dt.date | None:
         day = (
             int(day_text)
             if day_text
-            else _ORDINAL_WORDS.get((_group(match, "dayword") or "").lower())
+            else DAY_ORDINALS.get((_group(match, "dayword") or "").lower())
         )
         year_text = _group(match, "year")
         if month is None or day is None or year_text is None:

@@ -63,6 +63,13 @@ ORDINALS = {
     "nineteenth": 19,
     "twentieth": 20,
 }
+# Days of a month in words: "the twenty-first day of March".
+DAY_ORDINALS = {
+    **ORDINALS,
+    **{f"twenty-{word}": 20 + n for word, n in ORDINALS.items() if n < 10},
+    "thirtieth": 30,
+    "thirty-first": 31,
+}
 
 _WORD = "|".join(sorted(set(_UNITS) | set(_SCALES), key=len, reverse=True))
 # "a"/"an" count as one only before a scale word ("a hundred"); alone they are articles.
