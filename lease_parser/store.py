@@ -304,6 +304,12 @@ class Store:
         with self.session() as s:
             return s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
 
+    def document_state(self, doc_hash: str) -> str | None:
+        """Just the state: every task asks it, so it must not load the abstraction JSON."""
+        with self._guard(), self.engine.connect() as conn:
+            state = conn.scalar(select(DocumentRow.state).where(DocumentRow.doc_hash == doc_hash))
+            return None if state is None else str(state)
+
     def submission(self, submission_id: str) -> SubmissionRow | None:
         with self.session() as s:
             return s.get(SubmissionRow, submission_id)

@@ -85,12 +85,12 @@ def claim_key(doc_hash: str) -> str:
 
 
 def claim_document(r: redis.Redis, doc_hash: str, submission_id: str, ttl: int) -> Claim:
-    result = r.eval(_CLAIM, 1, claim_key(doc_hash), submission_id, ttl)
+    result = r.register_script(_CLAIM)(keys=[claim_key(doc_hash)], args=[submission_id, ttl])
     return {1: Claim.ACQUIRED, 2: Claim.REENTRANT}.get(int(result), Claim.DUPLICATE)
 
 
 def release_claim(r: redis.Redis, doc_hash: str, submission_id: str) -> bool:
-    return bool(r.eval(_RELEASE, 1, claim_key(doc_hash), submission_id))
+    return bool(r.register_script(_RELEASE)(keys=[claim_key(doc_hash)], args=[submission_id]))
 
 
 def clear_claim(r: redis.Redis, doc_hash: str) -> None:

@@ -87,8 +87,8 @@ class Job:
         return publish(self.task.app, task_name, {**self.message, **extra})
 
     def is_final(self) -> bool:
-        row = self.runtime.store.document(self.doc_hash)
-        self.final = row is not None and row.state != DocumentState.PENDING
+        state = self.runtime.store.document_state(self.doc_hash)
+        self.final = state is not None and state != DocumentState.PENDING
         return self.final
 
     def finish(self, result: AbstractionResult) -> bool:
