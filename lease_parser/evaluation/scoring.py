@@ -1,135 +1,15 @@
-"""The evaluation harness: abstract a directory of leases and score it against labels.
-
-Scoring follows FIELDS.md. A labels file is ``{file: {field: value | null}}``; a field
-labelled ``null`` means the document does not state it (any prediction is a false
-positive); a field absent from a document's labels is not scored. Per field we count, over
-non-null values, true positives (right), false positives (wrong or spurious) and false
-negatives (wrong or missed), so a wrong value costs both precision and recall.
-
-The gate metrics are what the confidence gate is for: *precision at the gate* is the share
-of scored values at or above the gate that are right, *recall at the gate* the share of
-labelled values that come out right and confident. Both are reported over the core fields
-(the targets) and over all fields. Pure: no Celery; the only I/O is reading documents and
-the optional parse cache.
-"""
+"""Per-field precision/recall, the gate metrics and the report of one evaluation run."""
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
-import re
-import time
-import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from decimal import Decimal, InvalidOperation
-from difflib import SequenceMatcher
-from pathlib import Path
+from decimal import Decimal
 from typing import Any
 
-from lease_parser.abstract import (
-    abstract_document,
-    extract_stage,
-    normalize_stage,
-    ocr_stage,
-    parse_stage,
-    result_for_error,
-)
-from lease_parser.errors import LeaseParserError
+from lease_parser.evaluation.compare import plain_value, values_match
 from lease_parser.model import CORE_FIELDS, FIELD_NAMES, AbstractionResult, Money, Route
-from lease_parser.normalization import DATE_FIELDS, DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
-from lease_parser.parsing.base import (
-    Document,
-)
-from lease_parser.settings import Settings
-
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", ".png", ".jpg", ".jpeg", ".tif", ".tiff"})
-TOKEN_SET_THRESHOLD = 0.90
-MONEY_TOLERANCE = Decimal("0.01")
-# Bump when the parse output changes shape or content, so old cache entries are ignored.
-CACHE_VERSION = "2"
-
-# Legal-form suffixes whose presence or absence does not change who a party is.
-_SUFFIXES = (
-    "incorporated|inc|llc|l l c|lp|l p|llp|l l p|ltd|limited|corporation|corp|company|co|"
-    "plc|pty ltd|pty|pllc|pc|na|n a"
-)
-_TRAILING_SUFFIX = re.compile(rf"(?:\s+(?:{_SUFFIXES}))+$")
-
-
-# ---------------------------------------------------------------- comparison rules
-
-
-def canonical_text(value: str) -> str:
-    """Case-folded, punctuation dropped (joiners become spaces), whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", value).casefold()
-    text = re.sub(r"[-/–—&]", " ", text)
-    text = re.sub(r"[^\w\s]", "", text)
-    return " ".join(text.split())
-
-
-def _without_suffix(text: str) -> str:
-    return _TRAILING_SUFFIX.sub("", text).strip()
-
-
-def token_set_similarity(a: str, b: str) -> float:
-    """Similarity (0-1) of the sorted, de-duplicated token sets: order-insensitive, and
-    tolerant of a character or two of OCR noise, but not of a dropped word in a short name."""
-    left = " ".join(sorted(set(a.split())))
-    right = " ".join(sorted(set(b.split())))
-    if not left or not right:
-        return 1.0 if left == right else 0.0
-    return SequenceMatcher(None, left, right).ratio()
-
-
-def strings_match(predicted: str, expected: str) -> bool:
-    a, b = canonical_text(predicted), canonical_text(expected)
-    if a == b or _without_suffix(a) == _without_suffix(b):
-        return True
-    return token_set_similarity(a, b) >= TOKEN_SET_THRESHOLD
-
-
-def _as_decimal(value: Any) -> Decimal | None:
-    if isinstance(value, Money):
-        return value.amount
-    try:
-        return Decimal(str(value).replace(",", "").replace("$", "").strip())
-    except InvalidOperation:
-        return None
-
-
-def _as_iso_date(value: Any) -> str:
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value).strip()
-
-
-def values_match(name: str, predicted: Any, expected: Any) -> bool:
-    """FIELDS.md equality for one field; both sides non-null."""
-    if name in MONEY_FIELDS or name in DECIMAL_FIELDS:
-        a, b = _as_decimal(predicted), _as_decimal(expected)
-        return a is not None and b is not None and abs(a - b) <= MONEY_TOLERANCE
-    if name in DATE_FIELDS:
-        return _as_iso_date(predicted) == _as_iso_date(expected)
-    if name in INT_FIELDS:
-        try:
-            return int(str(predicted)) == int(str(expected))
-        except ValueError:
-            return False
-    if isinstance(predicted, str) and isinstance(expected, str):
-        return strings_match(predicted, expected)
-    return bool(_plain(predicted) == _plain(expected))
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-comparable form of structured values (rent schedule, escalation)."""
-    if hasattr(value, "model_dump"):
-        return json.loads(json.dumps(value.model_dump(), default=str))
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
 
 # ---------------------------------------------------------------- what a run produced
 
@@ -356,7 +236,7 @@ def _jsonable(value: Any) -> Any:
         return str(value.amount)
     if isinstance(value, Decimal | dt.date):
         return str(value)
-    return _plain(value)
+    return plain_value(value)
 
 
 def _score_one(
@@ -407,67 +287,3 @@ def score_outcomes(
         unlabelled=sorted(seen - set(labels)),
         missing_files=sorted(set(labels) - seen),
     )
-
-
-# ---------------------------------------------------------------- running the core
-
-
-def load_labels(path: Path) -> dict[str, dict[str, Any]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise ValueError(f"{path}: expected {{file: {{field: value}}}}")
-    return data
-
-
-def document_files(directory: Path) -> list[Path]:
-    return sorted(
-        p for p in directory.iterdir() if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES
-    )
-
-
-def parse_with_cache(data: bytes, settings: Settings, cache_dir: Path) -> Document:
-    """Parse (and OCR) ``data``, reusing a cached parse of the same bytes and OCR options."""
-    key = hashlib.sha256(data).hexdigest()
-    options = settings.ocr_options()
-    path = cache_dir / f"{key}.v{CACHE_VERSION}.{options.dpi}dpi.{options.lang}.json"
-    if path.exists():
-        return Document.from_json(path.read_bytes())
-    document = parse_stage(data, settings)
-    if document.pages_needing_ocr:
-        document = ocr_stage(document, data, settings)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(document.to_json(), encoding="utf-8")
-    tmp.replace(path)
-    return document
-
-
-def abstract_file(path: Path, settings: Settings, cache_dir: Path | None) -> AbstractionResult:
-    data = path.read_bytes()
-    if cache_dir is None:
-        return abstract_document(data, settings)
-    try:
-        document = parse_with_cache(data, settings, cache_dir)
-        return normalize_stage(extract_stage(document), settings.confidence_gate)
-    except LeaseParserError as exc:
-        return result_for_error(exc)
-
-
-def evaluate_directory(
-    directory: Path,
-    labels: Mapping[str, Mapping[str, Any]],
-    settings: Settings,
-    cache_dir: Path | None = None,
-    progress: Callable[[int, int, DocumentOutcome], None] | None = None,
-) -> EvalReport:
-    """Abstract every document in ``directory`` in this process and score it."""
-    files = document_files(directory)
-    outcomes = []
-    for index, path in enumerate(files, start=1):
-        started = time.perf_counter()
-        result = abstract_file(path, settings, cache_dir)
-        outcome = outcome_from_result(path.name, result, time.perf_counter() - started)
-        outcomes.append(outcome)
-        if progress is not None:
-            progress(index, len(files), outcome)
-    return score_outcomes(outcomes, labels, settings.confidence_gate)
