@@ -16,7 +16,7 @@ import re
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
-from lease_parser.extraction.dates import MONTHS, DateMention, find_dates
+from lease_parser.extraction.dates import MONTHS, DateMention, dates_in
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.sections import Agreement, primary_agreement
@@ -110,7 +110,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
         stop = re.search(r"[:;]|\.\s+(?=[A-Z0-9])", flat.text[main.opener_end : hi])
         hi = main.opener_end + stop.start() if stop else hi
     cues = []
-    mentions = list(find_dates(flat.text, main.opener_start, hi))
+    mentions = list(dates_in(flat, main.opener_start, hi))
     for mention in mentions:
         window = max(main.opener_start, mention.start - 60)
         reference = _REFERENCE.search(flat.text, window, mention.start)
@@ -135,7 +135,7 @@ def _context_cues(flat: FlatText, main: Agreement, amendment: bool) -> list[Cue]
     """Cover "DATED", summary labels, riders and signature blocks."""
     cues = []
     cover_end = main.opener_start if main.opener_end else main.start + 1500
-    for mention in find_dates(flat.text, main.start, main.end):
+    for mention in dates_in(flat, main.start, main.end):
         before = flat.text[max(main.start, mention.start - 60) : mention.start]
         source = _source(flat, main, mention, before, cover_end, amendment)
         if source is not None:
@@ -188,7 +188,7 @@ def _defined_cues(flat: FlatText, main: Agreement) -> list[Cue]:
                 for c in _context_cues(flat, main, amendment=False)
                 if c.source == "cover"
             ]
-        for mention in find_dates(flat.text, match.end(), match.end() + 40):
+        for mention in dates_in(flat, match.end(), match.end() + 40):
             if mention.start == match.end():
                 cues.append(
                     Cue(mention.value.isoformat(), mention.start, mention.end, "defined", DEFINED)
@@ -222,7 +222,7 @@ def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
     values = {c.value for c in cues}
     spans = {c.start for c in cues}
     out = []
-    for mention in find_dates(flat.text):
+    for mention in dates_in(flat):
         value = mention.value.isoformat()
         before = flat.text[max(0, mention.start - 60) : mention.start]
         if value in values and mention.start not in spans and _REFERENCE.search(before):

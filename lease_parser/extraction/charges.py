@@ -21,7 +21,7 @@ from lease_parser.extraction.clauses import (
 )
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
-from lease_parser.extraction.money import Per, find_money
+from lease_parser.extraction.money import Per, money_in
 from lease_parser.extraction.numbers import NUMBER_WORDS
 
 _CAM = (
@@ -70,7 +70,7 @@ def cam_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     lo, hi = span
     text = flat.text
     cues = []
-    for raw in find_money(text, lo, hi):
+    for raw in money_in(flat, lo, hi):
         start, end = raw.start, raw.end
         lead = text[sentence_start(text, start, lo) : start]
         tail = sentence_tail(text, end, hi)

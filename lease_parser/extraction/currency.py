@@ -14,7 +14,7 @@ import re
 
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
-from lease_parser.extraction.money import find_money
+from lease_parser.extraction.money import money_in
 
 _NAMED = (
     (
@@ -73,7 +73,7 @@ def _explicit(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     lo, hi = span
     cues = [
         Cue(m.currency, m.start, m.end, "currency written with the money", EXPLICIT_WEIGHT)
-        for m in find_money(flat.text, lo, hi)
+        for m in money_in(flat, lo, hi)
         if m.currency
     ]
     for code, pattern in _NAMED:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import DAY_ORDINALS
 
 MONTHS = {
@@ -133,6 +135,16 @@ def find_dates(text: str, start: int = 0, end: int | None = None) -> Iterator[Da
         value = _to_date(match)
         if value is not None:
             yield DateMention(value, match.start(), match.end())
+
+
+def dates_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[DateMention]:
+    """``find_dates`` over the flat text, read once per document: every date lying wholly
+    in ``[start, end)``."""
+    mentions = flat.shared("dates", lambda: list(find_dates(flat.text)))
+    starts = flat.shared("date starts", lambda: [m.start for m in mentions])
+    stop = len(flat.text) if end is None else end
+    first = bisect_left(starts, start)
+    return [m for m in mentions[first : bisect_left(starts, stop)] if m.end <= stop]
 
 
 def parse_date(text: str) -> dt.date | None:

@@ -24,7 +24,7 @@ from lease_parser.extraction.clauses import (
 )
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
-from lease_parser.extraction.money import MoneyMention, Per, find_money
+from lease_parser.extraction.money import MoneyMention, Per, find_money, money_in
 from lease_parser.extraction.numbers import COUNT, parse_count
 
 _DEPOSIT = r"\bsecurity\s+deposit\b|\bdeposit(?:ed|s)?\b|\bas\s+security\b"
@@ -122,7 +122,7 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     text = flat.text
     cues: list[Cue] = []
     contingent: set[Decimal] = set()
-    for mention in find_money(text, lo, hi):
+    for mention in money_in(flat, lo, hi):
         found = _reading(text, mention, span)
         if found is None:
             lead = text[sentence_start(text, mention.start, lo) : mention.start]

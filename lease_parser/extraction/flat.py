@@ -3,15 +3,18 @@
 Lease sentences run across line breaks, blank lines and page breaks, and typeset text puts
 stray spaces before commas ("BIRCH STREET , LLC"). Extractors read a flattened copy in
 which every whitespace run is one space, a space before ``,;:)`` is dropped, and bare
-page-number lines at the top or bottom of a page are skipped; every flat character
-remembers its page and offset, so a match is cited in the page's own text.
+page-number lines at the top or bottom of a page are skipped; any flat offset maps back
+to its page and offset, so a match is cited in the page's own text.
 """
 
 from __future__ import annotations
 
 import re
-from array import array
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, TypeVar, cast
 
 from lease_parser.extraction.base import RawField, snippet
 from lease_parser.parsing.base import Document, Page
@@ -22,32 +25,80 @@ _PAGE_NUMBER_LINE = re.compile(
 )
 _TOKEN = re.compile(r"\S+")
 _NO_SPACE_BEFORE = frozenset(",;:)")
+_SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[,;:)])")
 _CACHE_SIZE = 4
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FlatLine:
+    """One page line's share of the flat text: from ``lead`` (its joining space, if any)."""
+
+    lead: int
+    page: int
+    offset: int  # where the line starts in its page's text
+    text: str
 
 
 @dataclass(frozen=True)
 class FlatText:
-    """``text`` plus, per character, the 1-based page number and offset in that page."""
+    """``text`` plus the lines it was built from, to map a flat offset back to its page.
+
+    The map is kept per line and resolved to characters only when asked (a handful of
+    times per document, for the fields cited): flattening a 60-page lease stays cheap.
+    """
 
     text: str
-    page_of: array[int]
-    offset_of: array[int]
+    lines: tuple[FlatLine, ...]
     pages: tuple[Page, ...]
     line_starts: frozenset[int] = frozenset()  # flat offsets that began a line on the page
+    # Answers several extractors share (the agreements, every date and amount), computed
+    # once per document: the same regular expression over 100 KB is not run ten times.
+    memo: dict[str, Any] = dataclass_field(default_factory=dict, compare=False, repr=False)
 
     def starts_line(self, index: int) -> bool:
         return index in self.line_starts
 
+    def _clip(self, index: int) -> int:
+        return min(max(index, 0), len(self.text) - 1)
+
+    def _line(self, index: int) -> FlatLine:
+        leads = self.shared("line leads", lambda: [line.lead for line in self.lines])
+        return self.lines[max(bisect_right(leads, self._clip(index)) - 1, 0)]
+
+    def page_number(self, index: int) -> int:
+        """The 1-based page flat ``index`` comes from."""
+        return self._line(index).page
+
+    def page_offset(self, index: int) -> int:
+        """Where flat ``index`` sits in its page's text."""
+        index = self._clip(index)
+        line = self._line(index)
+        offset = line.offset
+        for flat_start, page_start, length in _runs(line, self.text):
+            if index < flat_start:
+                break
+            offset = page_start + min(index - flat_start, length - 1)
+        return offset
+
     def locate(self, start: int, end: int) -> tuple[Page, int, int]:
         """The page and page-text span of flat ``[start, end)``, clipped to the first page."""
-        start = min(max(start, 0), len(self.text) - 1)
+        start = self._clip(start)
         end = min(max(end, start + 1), len(self.text))
-        page_number = self.page_of[start]
+        page_number = self.page_number(start)
         last = end - 1
-        while last > start and self.page_of[last] != page_number:
-            last -= 1
+        if self.page_number(last) != page_number:
+            # The span crosses a page break: end it just before the first line of the next.
+            leads = [line.lead for line in self.lines if line.page != page_number]
+            last = next(lead for lead in leads if lead > start) - 1
         page = self.pages[page_number - 1]
-        return page, self.offset_of[start], self.offset_of[last] + 1
+        return page, self.page_offset(start), self.page_offset(last) + 1
+
+    def shared(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, once per document and ``key``."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return cast(T, self.memo[key])
 
     def field(
         self,
@@ -72,7 +123,23 @@ class FlatText:
         )
 
     def page_at(self, index: int) -> Page:
-        return self.pages[self.page_of[min(max(index, 0), len(self.text) - 1)] - 1]
+        return self.pages[self.page_number(index) - 1]
+
+
+def _runs(line: FlatLine, flat: str) -> list[tuple[int, int, int]]:
+    """(flat start, page offset, length) of each contiguous run of ``line``'s flat text:
+    a word, and the space joining it to the word before, which maps to the character
+    before the word (or to the word itself at the start of a line)."""
+    runs = []
+    at = line.lead
+    for token in _TOKEN.finditer(line.text):
+        page_start = line.offset + token.start()
+        if at < len(flat) and flat[at] == " ":
+            runs.append((at, max(page_start - 1, line.offset), 1))
+            at += 1
+        runs.append((at, page_start, token.end() - token.start()))
+        at += token.end() - token.start()
+    return runs
 
 
 def _content_lines(page: Page) -> list[tuple[int, str]]:
@@ -93,30 +160,26 @@ def _content_lines(page: Page) -> list[tuple[int, str]]:
 
 def flatten(document: Document) -> FlatText:
     """Build the flat text of ``document`` (see the module docstring)."""
-    chars: list[str] = []
-    page_of = array("i")
-    offset_of = array("i")
+    parts: list[str] = []
+    length = 0
+    lines: list[FlatLine] = []
     line_starts: set[int] = set()
     for page in document.pages:
-        for line_offset, line in _content_lines(page):
-            first = True
-            for token in _TOKEN.finditer(line):
-                word = token.group(0)
-                if chars and chars[-1] != " " and word[0] not in _NO_SPACE_BEFORE:
-                    chars.append(" ")
-                    page_of.append(page.number)
-                    offset_of.append(line_offset + max(token.start() - 1, 0))
-                if first:
-                    line_starts.add(len(chars))
-                    first = False
-                chars.extend(word)
-                page_of.extend([page.number] * len(word))
-                offset_of.extend(range(line_offset + token.start(), line_offset + token.end()))
-    if not chars:
-        chars, page_of, offset_of = [" "], array("i", [1]), array("i", [0])
-    return FlatText(
-        "".join(chars), page_of, offset_of, tuple(document.pages), frozenset(line_starts)
-    )
+        for offset, line in _content_lines(page):
+            words = line.split()
+            if not words:
+                continue
+            piece = _SPACE_BEFORE_PUNCTUATION.sub("", " ".join(words))
+            lines.append(FlatLine(length, page.number, offset, line))
+            if parts and piece[0] not in _NO_SPACE_BEFORE:
+                parts.append(" ")
+                length += 1
+            line_starts.add(length)
+            parts.append(piece)
+            length += len(piece)
+    if not parts:
+        return FlatText(" ", (FlatLine(0, 1, 0, ""),), tuple(document.pages))
+    return FlatText("".join(parts), tuple(lines), tuple(document.pages), frozenset(line_starts))
 
 
 _recent: list[tuple[Document, FlatText]] = []

@@ -39,6 +39,11 @@ def is_blank_form(flat: FlatText, main: Agreement) -> bool:
 
 
 def classify_flat(flat: FlatText) -> DocumentKind:
+    """The kind of the main agreement in ``flat`` (read once per document)."""
+    return flat.shared("kind", lambda: _classify(flat))
+
+
+def _classify(flat: FlatText) -> DocumentKind:
     main = primary_agreement(flat)
     opener = flat.text[main.opener_start : main.opener_end]
     if main.is_amendment or _AMENDS.search(opener):

@@ -9,10 +9,12 @@ foot"), because "$22.75 per RSF per annum" is a rate, not a rent.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
+from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import NUMBER_WORDS, parse_figure, words_to_amount
 
 # Currency markers written before a figure; the code they imply when explicit.
@@ -90,6 +92,8 @@ class MoneyMention:
     words_agree: bool | None  # None when only figures were written
     currency: str = ""  # ISO code when the symbol names one ("A$", "AUD"), else ""
     per: Per = Per.NONE
+    figure_start: int = 0  # the figure itself, without the words around it
+    figure_end: int = 0
 
 
 def _spelled_near(text: str, start: int, end: int) -> tuple[str | None, int, int]:
@@ -147,9 +151,21 @@ def find_money(text: str, start: int = 0, end: int | None = None) -> list[MoneyM
                 words_agree=agree,
                 currency=_SYMBOLS.get(match.group("sym").lower(), ""),
                 per=unit_after(text, end),
+                figure_start=match.start(),
+                figure_end=match.end(),
             )
         )
     return found
+
+
+def money_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[MoneyMention]:
+    """``find_money`` over the flat text, read once per document: every amount whose
+    figure lies wholly in ``[start, end)``."""
+    mentions = flat.shared("money", lambda: find_money(flat.text))
+    starts = flat.shared("money starts", lambda: [m.figure_start for m in mentions])
+    stop = len(flat.text) if end is None else end
+    first = bisect_left(starts, start)
+    return [m for m in mentions[first : bisect_left(starts, stop)] if m.figure_end <= stop]
 
 
 def format_money(amount: Decimal, symbol: str = "$") -> str:

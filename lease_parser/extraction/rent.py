@@ -23,7 +23,7 @@ from lease_parser.extraction.clauses import (
 )
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
-from lease_parser.extraction.money import MoneyMention, Per, find_money
+from lease_parser.extraction.money import MoneyMention, Per, money_in
 from lease_parser.extraction.rent_table import (
     RentTable,
     RowReading,
@@ -155,7 +155,7 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
     """Cues from rent clauses and summary lines; unit-less amounts support equal values."""
     lo, hi = span
     unitless: list[Cue] = []
-    for mention in find_money(flat.text, lo, hi):
+    for mention in money_in(flat, lo, hi):
         inside = any(a <= mention.start < b for a, b in evidence.table_spans)
         found = None if inside else _clause_cue(flat.text, mention, lo, hi)
         if found is None:

@@ -85,8 +85,8 @@ def _heading_start(flat: FlatText, floor: int, opener: int) -> int:
     """Where an agreement's title begins: a little before its opener, not before the page
     the opener is on (an appended agreement starts on a new page)."""
     start = max(floor, opener - _HEADING_BACK)
-    page = flat.page_of[opener]
-    while start < opener and flat.page_of[start] != page:
+    page = flat.page_number(opener)
+    while start < opener and flat.page_number(start) != page:
         start += 1
     return start
 
@@ -121,6 +121,10 @@ def agreements(flat: FlatText) -> list[Agreement]:
 
 def primary_agreement(flat: FlatText) -> Agreement:
     """The main agreement: the first that is not a consent, guaranty, SNDA or the like."""
+    return flat.shared("primary agreement", lambda: _primary_agreement(flat))
+
+
+def _primary_agreement(flat: FlatText) -> Agreement:
     found = agreements(flat)
     main = next((a for a in found if not a.ancillary), found[0])
     if main is found[0]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
-from lease_parser.extraction.dates import find_dates
+from lease_parser.extraction.dates import dates_in
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.numbers import NUMBER_WORDS, words_to_int
@@ -240,7 +240,7 @@ def _date_cues(flat: FlatText, main: Agreement, starts: bool, amendment: bool) -
     clause, label, defines = (
         (_START, _START_LABEL, _DEFINES_START) if starts else (_END, _END_LABEL, _DEFINES_END)
     )
-    for mention in find_dates(flat.text, main.start, main.end):
+    for mention in dates_in(flat, main.start, main.end):
         before = flat.text[max(main.start, mention.start - 120) : mention.start]
         after = flat.text[mention.end : mention.end + 60]
         sentence = _sentence_before(flat.text, mention.start, 160)
