@@ -12,22 +12,33 @@ from __future__ import annotations
 
 import re
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import money_in
 
+# Every currency name below holds one of these words; the names are searched only near them.
+_CURRENCY_WORD = re.compile(r"(?i)dollar|money|currency|sterling|euro|shekel")
+
+
+def _currency_name(pattern: str) -> Anchored:
+    return Anchored(re.compile(pattern, re.IGNORECASE), _CURRENCY_WORD, before=60, after=60)
+
+
 _NAMED = (
     (
         "USD",
-        r"\b(?:lawful\s+money\s+of\s+the\s+united\s+states|united\s+states\s+(?:dollars|"
-        r"currency)|u\.\s?s\.\s+dollars|us\s+dollars)\b",
+        _currency_name(
+            r"\b(?:lawful\s+money\s+of\s+the\s+united\s+states|united\s+states\s+(?:dollars|"
+            r"currency)|u\.\s?s\.\s+dollars|us\s+dollars)\b"
+        ),
     ),
-    ("AUD", r"\baustralian\s+dollars\b"),
-    ("CAD", r"\bcanadian\s+dollars\b|\blawful\s+money\s+of\s+canada\b"),
-    ("NZD", r"\bnew\s+zealand\s+dollars\b"),
-    ("GBP", r"\bpounds?\s+sterling\b"),
-    ("EUR", r"\beuros?\b"),
-    ("ILS", r"\bnew\s+israeli\s+shekels?\b|\bshekels?\b"),
+    ("AUD", _currency_name(r"\baustralian\s+dollars\b")),
+    ("CAD", _currency_name(r"\bcanadian\s+dollars\b|\blawful\s+money\s+of\s+canada\b")),
+    ("NZD", _currency_name(r"\bnew\s+zealand\s+dollars\b")),
+    ("GBP", _currency_name(r"\bpounds?\s+sterling\b")),
+    ("EUR", _currency_name(r"\beuros?\b")),
+    ("ILS", _currency_name(r"\bnew\s+israeli\s+shekels?\b|\bshekels?\b")),
 )
 # Names in any case; abbreviations only in capitals ("on 2004" is not Ontario).
 _AU_STATE = (
@@ -77,10 +88,8 @@ def _explicit(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         if m.currency
     ]
     for code, pattern in _NAMED:
-        for match in re.finditer(pattern, flat.text[lo:hi], re.IGNORECASE):
-            cues.append(
-                Cue(code, match.start() + lo, match.end() + lo, "currency named", EXPLICIT_WEIGHT)
-            )
+        for match in pattern.finditer(flat.text, lo, hi):
+            cues.append(Cue(code, match.start(), match.end(), "currency named", EXPLICIT_WEIGHT))
     return cues
 
 

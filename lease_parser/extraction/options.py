@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import (
@@ -23,6 +24,17 @@ from lease_parser.extraction.numbers import (
     words_to_int,
 )
 
+# Every option clause names its subject ("option", "renew", "extend", "further term"): the
+# costly clause patterns below are searched only near those words.
+_OPTION_WORD = re.compile(r"(?i)\b(?:renew|extend|extension|option|further)")
+
+
+def _near_option_words(pattern: re.Pattern[str]) -> Anchored:
+    # A count clause runs ~300 characters; "after" also covers the 150 characters before a
+    # match in which _option_cues looks for its context word.
+    return Anchored(pattern, _OPTION_WORD, before=400, after=600)
+
+
 _DURATION = (
     rf"(?:(?P<dwords>{NUMBER_WORDS})\s*(?:\(\s*(?P<dfig>\d{{1,3}})\s*\)\s*)?|(?P<dbare>\d{{1,3}})\s*)"
     r"[\s-]*(?P<unit>years?|months?)\b"
@@ -32,44 +44,60 @@ _QUALIFIER = (
 )
 _NOUN = r"(?:options?|periods?|terms?|renewals?|extensions?)\b"
 # "two (2) options to extend the Term for five (5) years each"
-_COUNT_OF = re.compile(
-    rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_NOUN}[^.;]{{0,120}}?\b(?:of|for)\s+"
-    rf"(?:a\s+(?:period|term)\s+of\s+)?{_DURATION}"
+_COUNT_OF = _near_option_words(
+    re.compile(
+        rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_NOUN}[^.;]{{0,120}}?\b(?:of|for)\s+"
+        rf"(?:a\s+(?:period|term)\s+of\s+)?{_DURATION}"
+    )
 )
 # "two (2) additional one (1) year periods"
-_COUNT_LONG = re.compile(rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_DURATION}\s+{_QUALIFIER}{_NOUN}")
-# "an option to renew this lease agreement for one year"
-_SINGLE = re.compile(
-    r"(?i)\b(?:an|one)\s+(?:\w+\s+)?option\s+(?:\([^)]*\)\s+)?to\s+(?:renew|extend)\b"
-    rf"[^.;]{{0,80}}?\bfor\s+(?:a\s+(?:period|term)\s+of\s+|an\s+additional\s+|a\s+further\s+)?"
-    rf"{_DURATION}"
+_COUNT_LONG = _near_option_words(
+    re.compile(rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_DURATION}\s+{_QUALIFIER}{_NOUN}")
 )
-_ORDINAL_TERM = re.compile(
-    rf'(?i)"(?P<ordinal>{ORDINAL_WORD})\s+(?:renewal|extension|option|extended)\s+(?:term|period)"'
+# "an option to renew this lease agreement for one year"
+_SINGLE = _near_option_words(
+    re.compile(
+        r"(?i)\b(?:an|one)\s+(?:\w+\s+)?option\s+(?:\([^)]*\)\s+)?to\s+(?:renew|extend)\b"
+        rf"[^.;]{{0,80}}?\bfor\s+(?:a\s+(?:period|term)\s+of\s+|an\s+additional\s+|a\s+further\s+)?"
+        rf"{_DURATION}"
+    )
+)
+_ORDINAL_TERM = _near_option_words(
+    re.compile(
+        rf'(?i)"(?P<ordinal>{ORDINAL_WORD})\s+(?:renewal|extension|option|extended)\s+(?:term|period)"'
+    )
 )
 # "... for a period of five (5) years (the "First Renewal Term")": a defined option term.
-_DEFINED_TERM = re.compile(
-    rf'(?i){_DURATION}[^."]{{0,25}}\(\s*(?:the|each|each,?\s+an?)\s+"\s*(?:{ORDINAL_WORD}\s+)?'
-    r'(?:renewal|extension|option|extended)\s+(?:term|period)\s*"'
+_DEFINED_TERM = _near_option_words(
+    re.compile(
+        rf'(?i){_DURATION}[^."]{{0,25}}\(\s*(?:the|each|each,?\s+an?)\s+"\s*(?:{ORDINAL_WORD}\s+)?'
+        r'(?:renewal|extension|option|extended)\s+(?:term|period)\s*"'
+    )
 )
 _CONTEXT = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension\w*|option\w*)\b")
-_ZERO = re.compile(
-    r"(?i)\b(?:shall|will|does)\s+(?:have|be\s+granted|not\s+have)\s+no\s+"
-    r"(?:right|option)s?\s+(?:or\s+option\s+)?to\s+(?:renew|extend)\b"
-    r"|\bno\s+(?:right|option)s?\s+to\s+(?:renew|extend)\s+(?:the\s+term\s+of\s+)?(?:this|the)\s+"
-    r"(?:sub)?lease\b"
-    r"|\bno\s+(?:renewal|extension)\s+(?:options?|rights?)\b"
+_ZERO = _near_option_words(
+    re.compile(
+        r"(?i)\b(?:shall|will|does)\s+(?:have|be\s+granted|not\s+have)\s+no\s+"
+        r"(?:right|option)s?\s+(?:or\s+option\s+)?to\s+(?:renew|extend)\b"
+        r"|\bno\s+(?:right|option)s?\s+to\s+(?:renew|extend)\s+(?:the\s+term\s+of\s+)?(?:this|the)\s+"
+        r"(?:sub)?lease\b"
+        r"|\bno\s+(?:renewal|extension)\s+(?:options?|rights?)\b"
+    )
 )
-_ZERO_LABEL = re.compile(
-    r"(?i)\b(?:(?:renewal|extension)\s+options?|options?\s+to\s+(?:renew|extend)|further\s+"
-    r"terms?(?:\s*\(s\))?|renewal\s+terms?(?:\s*\(s\))?)\s*[:.-]?\s*(?:none|n/a|not\s+applicable|"
-    r"intentionally\s+(?:deleted|omitted))\b"
-    r"|\bnumber\s+of\s+(?:renewal\s+|extension\s+)?options\s*[:.-]?\s*(?:0|zero|none)\b"
+_ZERO_LABEL = _near_option_words(
+    re.compile(
+        r"(?i)\b(?:(?:renewal|extension)\s+options?|options?\s+to\s+(?:renew|extend)|further\s+"
+        r"terms?(?:\s*\(s\))?|renewal\s+terms?(?:\s*\(s\))?)\s*[:.-]?\s*(?:none|n/a|not\s+applicable|"
+        r"intentionally\s+(?:deleted|omitted))\b"
+        r"|\bnumber\s+of\s+(?:renewal\s+|extension\s+)?options\s*[:.-]?\s*(?:0|zero|none)\b"
+    )
 )
 # "no option to renew this Lease beyond the last Renewal Term" limits options, not denies them.
 _BEYOND = re.compile(r"(?i)^[^.;]{0,40}?\b(?:beyond|after|following)\b")
-_NOT_EXERCISABLE = re.compile(
-    r"(?i)\boptions?\s+to\s+(?:extend|renew)[^.]{0,150}?\b(?:may|shall)\s+not\s+be\s+exercised\b"
+_NOT_EXERCISABLE = _near_option_words(
+    re.compile(
+        r"(?i)\boptions?\s+to\s+(?:extend|renew)[^.]{0,150}?\b(?:may|shall)\s+not\s+be\s+exercised\b"
+    )
 )
 # A holdover "option to extend the Term for up to 90 days" is not a renewal option.
 _HOLDOVER = re.compile(r"(?i)\bholdover|holding\s+over|up\s+to\b")

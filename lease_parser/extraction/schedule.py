@@ -17,6 +17,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.rent_table import (
@@ -42,25 +43,46 @@ CLAUSE_WEIGHT = 0.5
 
 _BASE_RENT = r"(?:base|basic|fixed|minimum|annual|monthly)\s+rent(?:al)?"
 # The CPI adjusts the base rent only when both are in one sentence.
-_CPI = re.compile(
-    rf"(?i)\b{_BASE_RENT}\b[^.]{{0,250}}?\b(?:consumer\s+price\s+index|CPI(?:-[UW])?)\b"
-    rf"|\b(?:consumer\s+price\s+index|CPI(?:-[UW])?)\b[^.]{{0,250}}?\b{_BASE_RENT}\b"
+# Escalation clauses state a percentage or name the index; they are searched only near it.
+_PERCENT_SIGN = re.compile("%")
+_INDEX_NAME = re.compile(r"(?i)\bconsumer\s+price\s+index|\bCPI")
+
+
+def _near_percent_sign(pattern: re.Pattern[str]) -> Anchored:
+    return Anchored(pattern, _PERCENT_SIGN, before=250, after=250)
+
+
+def _near_index_name(pattern: re.Pattern[str]) -> Anchored:
+    return Anchored(pattern, _INDEX_NAME, before=350, after=350)
+
+
+_CPI = _near_index_name(
+    re.compile(
+        rf"(?i)\b{_BASE_RENT}\b[^.]{{0,250}}?\b(?:consumer\s+price\s+index|CPI(?:-[UW])?)\b"
+        rf"|\b(?:consumer\s+price\s+index|CPI(?:-[UW])?)\b[^.]{{0,250}}?\b{_BASE_RENT}\b"
+    )
 )
-_PERCENT_INCREASE = re.compile(
-    r"(?i)\b(?:increase|escalate)[sd]?\b[^.;]{0,60}?\bby\s+(?:[a-z-]+\s+(?:and\s+[a-z-]+\s+)?"
-    r"percent\s*\(\s*)?(?P<rate>\d{1,2}(?:\.\d{1,2})?)\s*%\s*\)?[^.;]{0,60}?"
-    r"\b(?:annual(?:ly)?|per\s+(?:annum|year)|each\s+(?:lease\s+)?year|anniversary|every\s+year)"
+_PERCENT_INCREASE = _near_percent_sign(
+    re.compile(
+        r"(?i)\b(?:increase|escalate)[sd]?\b[^.;]{0,60}?\bby\s+(?:[a-z-]+\s+(?:and\s+[a-z-]+\s+)?"
+        r"percent\s*\(\s*)?(?P<rate>\d{1,2}(?:\.\d{1,2})?)\s*%\s*\)?[^.;]{0,60}?"
+        r"\b(?:annual(?:ly)?|per\s+(?:annum|year)|each\s+(?:lease\s+)?year|anniversary|every\s+year)"
+    )
 )
 # "Annually - adjusted by way of four percent (4%) increase"
-_ANNUAL_PERCENT = re.compile(
-    r"(?i)\b(?:annual(?:ly)?|each\s+year|per\s+annum|every\s+year)\b[^.;]{0,60}?"
-    r"(?:[a-z-]+\s+percent\s*\(\s*)?(?P<rate>\d{1,2}(?:\.\d{1,2})?)\s*%\s*\)?\s+"
-    r"(?:annual\s+)?(?:increase|escalation|adjustment)s?\b"
+_ANNUAL_PERCENT = _near_percent_sign(
+    re.compile(
+        r"(?i)\b(?:annual(?:ly)?|each\s+year|per\s+annum|every\s+year)\b[^.;]{0,60}?"
+        r"(?:[a-z-]+\s+percent\s*\(\s*)?(?P<rate>\d{1,2}(?:\.\d{1,2})?)\s*%\s*\)?\s+"
+        r"(?:annual\s+)?(?:increase|escalation|adjustment)s?\b"
+    )
 )
-_PERCENT_OF_PRIOR = re.compile(
-    r"(?i)\b(?:one\s+hundred\s+[a-z-]+\s+(?:and\s+[a-z-]+\s+)?percent\s*\(\s*)?1(?P<rate>0\d(?:\.\d{1,2})?)\s*%"
-    r"\s*\)?\s+of\s+the\s+(?:base\s+|basic\s+|fixed\s+|minimum\s+|annual\s+|monthly\s+)*rent(?:al)?\b"
-    r"[^.;]{0,80}?\b(?:prior|preceding|previous)\b"
+_PERCENT_OF_PRIOR = _near_percent_sign(
+    re.compile(
+        r"(?i)\b(?:one\s+hundred\s+[a-z-]+\s+(?:and\s+[a-z-]+\s+)?percent\s*\(\s*)?1(?P<rate>0\d(?:\.\d{1,2})?)\s*%"
+        r"\s*\)?\s+of\s+the\s+(?:base\s+|basic\s+|fixed\s+|minimum\s+|annual\s+|monthly\s+)*rent(?:al)?\b"
+        r"[^.;]{0,80}?\b(?:prior|preceding|previous)\b"
+    )
 )
 
 

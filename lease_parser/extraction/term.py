@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.dates import dates_in
@@ -47,16 +48,29 @@ DURATION = re.compile(rf"(?i){_DURATION}")
 _GAP = r"(?:[^.;:,]|\.(?!\s+(?-i:[A-Z])))"
 _WIDE_GAP = r"(?:[^.;:]|\.(?!\s+(?-i:[A-Z])))"
 _TERM_WORD = r"\b(?:initial\s+|primary\s+|original\s+|lease\s+|sublease\s+)?term\b"
+# Length clauses and labels all name the term ("firm" in "years firm"); they are searched
+# only near that word. A clause runs at most ~450 characters after it.
+_TERM_WORD_ANCHOR = re.compile(r"(?i)\b(?:term|firm)")
+
+
+def _near_term_word(pattern: re.Pattern[str]) -> Anchored:
+    return Anchored(pattern, _TERM_WORD_ANCHOR, before=60, after=500)
+
+
 _LENGTH_CLAUSES = (
     # "the Term ... shall be for a period of five (5) years", "term ("Term") of 37 months"
-    re.compile(
-        rf"(?i){_TERM_WORD}{_GAP}{{0,80}}?(?:\b(?:for|of|be|is)|,\s*which\s+is)\s+"
-        rf"(?:a\s+(?:period|term)\s+of\s+|approximately\s+)?(?P<duration>{_DURATION})"
+    _near_term_word(
+        re.compile(
+            rf"(?i){_TERM_WORD}{_GAP}{{0,80}}?(?:\b(?:for|of|be|is)|,\s*which\s+is)\s+"
+            rf"(?:a\s+(?:period|term)\s+of\s+|approximately\s+)?(?P<duration>{_DURATION})"
+        )
     ),
     # "shall commence ... and shall continue for ten (10) years thereafter"
-    re.compile(
-        rf"(?i){_TERM_WORD}{_WIDE_GAP}{{0,250}}?\bcontinu\w*\s+(?:for\s+)?(?:a\s+period\s+of\s+)?"
-        rf"(?P<duration>{_DURATION})"
+    _near_term_word(
+        re.compile(
+            rf"(?i){_TERM_WORD}{_WIDE_GAP}{{0,250}}?\bcontinu\w*\s+(?:for\s+)?"
+            rf"(?:a\s+period\s+of\s+)?(?P<duration>{_DURATION})"
+        )
     ),
 )
 _RENEWAL = re.compile(
@@ -64,10 +78,12 @@ _RENEWAL = re.compile(
     r"holds?\s+over|holding\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|"
     r"abate\w*|free|credit|guarant\w*|insurance|policy|warranty|license|loan|easement)\b"
 )
-_TERM_LABEL = re.compile(
-    r"(?i)(?<![\w'])(?:(?:(?:initial|original|sub)?lease\s+|sublease\s+|initial\s+)?term"
-    r"(?:\s+of\s+(?:the\s+)?(?:sub)?lease)?|(?:years\s+)?firm(?:\s+term)?)\s*:?\s*"
-    rf"(?P<duration>{_DURATION})"
+_TERM_LABEL = _near_term_word(
+    re.compile(
+        r"(?i)(?<![\w'])(?:(?:(?:initial|original|sub)?lease\s+|sublease\s+|initial\s+)?term"
+        r"(?:\s+of\s+(?:the\s+)?(?:sub)?lease)?|(?:years\s+)?firm(?:\s+term)?)\s*:?\s*"
+        rf"(?P<duration>{_DURATION})"
+    )
 )
 _NTH_MONTH_END = re.compile(
     r"(?i)\b(?:end|expire|terminate)s?\s+on\s+the\s+last\s+day\s+of\s+the\s+"
