@@ -18,7 +18,7 @@ from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import money_in
 
 # Every currency name below holds one of these words; the names are searched only near them.
-_CURRENCY_WORD = re.compile(r"(?i)dollar|money|currency|sterling|euro|shekel")
+_CURRENCY_WORD = re.compile(r"(?i)\b(?:dollar|money|currency|sterling|euro|shekel)")
 
 
 def _currency_name(pattern: str) -> Anchored:

@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import DAY_ORDINALS
 
@@ -79,6 +80,12 @@ def _unique_groups(pattern: str) -> str:
 
 
 DATE = re.compile(_unique_groups(_RAW), re.IGNORECASE)
+# Every form holds a year ("19xx", "20xx") or a numeric "7/1" or "10-07": digits are quick
+# to find, so the date pattern is searched only near them. No date is longer than ~70
+# characters ("the twenty-first day of September, in the year 2004").
+_DATE_NEAR_DIGITS = Anchored(
+    DATE, re.compile(r"\d(?:[/-]\d|(?<=1)9\d\d|(?<=2)0\d\d)"), before=90, after=30
+)
 
 
 @dataclass(frozen=True)
@@ -131,7 +138,7 @@ def _to_date(match: re.Match[str]) -> dt.date | None:
 
 def find_dates(text: str, start: int = 0, end: int | None = None) -> Iterator[DateMention]:
     """Every calendar date in ``text[start:end]``, with its span in ``text``."""
-    for match in DATE.finditer(text, start, len(text) if end is None else end):
+    for match in _DATE_NEAR_DIGITS.finditer(text, start, end):
         value = _to_date(match)
         if value is not None:
             yield DateMention(value, match.start(), match.end())

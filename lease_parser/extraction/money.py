@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import NUMBER_WORDS, parse_figure, words_to_amount
 
@@ -43,6 +44,13 @@ _SYMBOL = r"(?P<sym>US\$|U\.S\.\$|AU?\$|CA?\$|NZ\$|\$|£|€|₪|(?:USD|AUD|CAD|
 # Cents may be split off by a typesetting space ("$149,210 .08").
 _NUMBER = r"(?P<fig>\d{1,3}(?:,\d{3})+(?:\s?\.\d{1,2})?|\d+(?:\s?\.\d{1,2})?)(?![\d,]*\d)(?!\.\d)"
 FIGURE = re.compile(rf"{_SYMBOL}\s{{0,2}}{_NUMBER}", re.IGNORECASE)
+# Searched only near a currency sign or code, which are quick to find.
+_FIGURE_NEAR_SYMBOL = Anchored(
+    FIGURE,
+    re.compile(r"[$£€₪]|(?i:\b(?:usd|aud|cad|nzd|gbp|eur|nis|ils)\b)"),
+    before=10,
+    after=40,
+)
 _CENTS = r"(?:\d{1,2}|no|xx|zero)\s*/\s*100"
 _SPELLED = (
     rf"(?P<words>{NUMBER_WORDS}(?:\s+(?:U\.?S\.?\s+)?dollars?)?(?:\s+and\s+{_CENTS})?"
@@ -134,7 +142,7 @@ def find_money(text: str, start: int = 0, end: int | None = None) -> list[MoneyM
     """Every amount written with a currency marker in ``text[start:end]``, with words/figures
     agreement and unit; spans are offsets into ``text``."""
     found = []
-    for match in FIGURE.finditer(text, start, len(text) if end is None else end):
+    for match in _FIGURE_NEAR_SYMBOL.finditer(text, start, end):
         figure = parse_figure(match.group("fig"))
         if figure is None:
             continue
