@@ -17,17 +17,29 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import NUMBER_WORDS
 
-_AREA = re.compile(
-    r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\)?\s*"
-    r"(?:\(\s*\d[\d,]*\s*\)\s*)?"
-    r"(?P<adj>(?:net\s+)?(?:rentable|usable|useable|leasable|gross\s+leasable|gross)\s+)?"
-    r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
-    r"(?P<of>\s+of\s+(?:(?:rentable|usable|useable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
+# Every unit below ("square feet", "sq. ft.", "s.f.", "RSF", "SF") holds "sq", "sf" or
+# "s.f": areas are searched only near those letters.
+_AREA_UNIT = re.compile(r"(?i)s(?:q|f|\.\s?f)")
+
+
+def _near_area_unit(pattern: re.Pattern[str]) -> Anchored:
+    return Anchored(pattern, _AREA_UNIT, before=90, after=90)
+
+
+_AREA = _near_area_unit(
+    re.compile(
+        r"(?i)(?<![\d.,$])_*(?P<num>\d{1,3}(?:,\d{3})+|\d{3,7})_*(?![\d.,]\d)\)?\s*"
+        r"(?:\(\s*\d[\d,]*\s*\)\s*)?"
+        r"(?P<adj>(?:net\s+)?(?:rentable|usable|useable|leasable|gross\s+leasable|gross)\s+)?"
+        r"(?:square\s+f(?:ee|oo)t|sq\.?\s*f(?:ee)?t\.?|s\.\s?f\.|r\.?s\.?f\.?\b|RSF\b|SF\b)"
+        r"(?P<of>\s+of\s+(?:(?:rentable|usable|useable|leasable|floor)\s+)+(?:floor\s+)?area\b)?"
+    )
 )
 _PREMISES_WORD = r"(?:(?:sub)?leased\s+|demised\s+|sub-?lease\s+)?premises\b"
 # Qualifiers before a figure, and the figure spelled out before it ("eight thousand (8,000)").

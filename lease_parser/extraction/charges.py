@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.clauses import (
     named_after,
     nearest_label,
@@ -54,7 +55,13 @@ _LINK = (
     r"(?:\s+(?:estimated|deemed|stipulated|agreed)\s(?:[^.;%]|\.(?=\d)){0,60}?\b(?:as|at|to\s+be))?)\s*"
     r"(?:approximately\s+)?)"
 )
-_SHARE = re.compile(rf"(?i)\b{_SHARE_LABEL}\b(?P<between>{_LINK})(?<![\d.]){_PERCENT}")
+# A share ends in "%": searched only before one (label, link and words run < 400 characters).
+_SHARE = Anchored(
+    re.compile(rf"(?i)\b{_SHARE_LABEL}\b(?P<between>{_LINK})(?<![\d.]){_PERCENT}"),
+    re.compile("%"),
+    before=400,
+    after=10,
+)
 _RATIO = re.compile(
     r"(?i)^\s*\)?\s*\(\s*(?P<part>\d{1,3}(?:,\d{3})+|\d+)\s*(?:rentable\s+)?(?:rsf|sf|square\s+feet)?"
     r"\s*/\s*(?P<whole>\d{1,3}(?:,\d{3})+|\d+)"
