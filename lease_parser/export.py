@@ -83,12 +83,24 @@ def event_json(event: EventRow) -> dict[str, Any]:
     }
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula: a tenant named
+# "=HYPERLINK(...)" in a lease must not become a link in the accountant's Excel (CSV
+# injection). Such cells, and cells starting with the quote itself so that reading back is
+# unambiguous, get a leading "'"; ``read_*_csv`` removes it.
+_FORMULA_STARTS = frozenset("=+-@\t\r'")
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, list | dict):
         return json.dumps(value, separators=(",", ":"), sort_keys=True)
-    return str(value)
+    text = str(value)
+    return "'" + text if text[:1] in _FORMULA_STARTS else text
+
+
+def _uncell(text: str) -> str:
+    return text[1:] if text.startswith("'") else text
 
 
 def lease_row(row: DocumentRow) -> dict[str, str]:
@@ -141,6 +153,7 @@ def write_jsonl(rows: Iterable[DocumentRow], out: IO[str]) -> int:
 
 
 def _field_value(name: str, text: str) -> Any:
+    text = _uncell(text)
     if text == "":
         return None
     if name in INT_FIELDS:
@@ -151,6 +164,7 @@ def _field_value(name: str, text: str) -> Any:
 
 
 def _meta_value(name: str, text: str) -> Any:
+    text = _uncell(text)
     if text == "":
         return None
     if name == "key_version":
@@ -180,7 +194,9 @@ def read_schedule_csv(f: IO[str]) -> dict[str, list[dict[str, Any]]]:
     """A rent-schedule CSV → ``{doc_hash: [step, …]}`` in the store's JSON form."""
     out: dict[str, list[dict[str, Any]]] = {}
     for cells in csv.DictReader(f):
-        step: dict[str, Any] = {name: _step_bound(cells[name]) for name in ("start", "end")}
-        step.update({name: cells[name] or None for name in STEP_FIELDS[2:]})
+        step: dict[str, Any] = {
+            name: _step_bound(_uncell(cells[name])) for name in ("start", "end")
+        }
+        step.update({name: _uncell(cells[name]) or None for name in STEP_FIELDS[2:]})
         out.setdefault(cells["doc_hash"], []).append(step)
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from decimal import Decimal
@@ -144,6 +145,20 @@ def test_any_money_and_text_survive_the_csv_round_trip(
     for name in names:
         assert Decimal(back["values"][name]) == Decimal(values[name])
     store.close()
+
+
+@pytest.mark.parametrize(
+    "tenant", ['=HYPERLINK("http://evil.example","x")', "+1 Corp", "-SUM(A1)", "@cmd", "'quoted"]
+)
+def test_a_cell_a_spreadsheet_would_run_as_a_formula_is_quoted(store: Store, tenant: str) -> None:
+    add_document(
+        store, state=DocumentState.COMMITTED, reason=None, fields=fields_json({"tenant": tenant})
+    )
+    leases, _ = _export_csv(store)
+    [cells] = list(csv.DictReader(io.StringIO(leases)))
+    assert cells["tenant"] == "'" + tenant
+    [back] = read_leases_csv(io.StringIO(leases))
+    assert back["values"]["tenant"] == tenant
 
 
 # -- the CLI ---------------------------------------------------------------------------------
