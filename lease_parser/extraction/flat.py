@@ -25,6 +25,7 @@ _PAGE_NUMBER_LINE = re.compile(
 )
 _TOKEN = re.compile(r"\S+")
 _NO_SPACE_BEFORE = frozenset(",;:)")
+_NO_OFFSET = 1 << 62  # sorts after every (flat start, page offset, length) at one start
 _SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[,;:)])")
 _CACHE_SIZE = 4
 T = TypeVar("T")
@@ -62,24 +63,25 @@ class FlatText:
     def _clip(self, index: int) -> int:
         return min(max(index, 0), len(self.text) - 1)
 
-    def _line(self, index: int) -> FlatLine:
+    def _line_number(self, index: int) -> int:
         leads = self.shared("line leads", lambda: [line.lead for line in self.lines])
-        return self.lines[max(bisect_right(leads, self._clip(index)) - 1, 0)]
+        return max(bisect_right(leads, self._clip(index)) - 1, 0)
 
     def page_number(self, index: int) -> int:
         """The 1-based page flat ``index`` comes from."""
-        return self._line(index).page
+        return self.lines[self._line_number(index)].page
 
     def page_offset(self, index: int) -> int:
         """Where flat ``index`` sits in its page's text."""
         index = self._clip(index)
-        line = self._line(index)
-        offset = line.offset
-        for flat_start, page_start, length in _runs(line, self.text):
-            if index < flat_start:
-                break
-            offset = page_start + min(index - flat_start, length - 1)
-        return offset
+        number = self._line_number(index)
+        # A DOCX paragraph is one line of thousands of words: map it once, then bisect.
+        runs = self.shared(f"runs of line {number}", lambda: _runs(self.lines[number], self.text))
+        run = bisect_right(runs, (index, _NO_OFFSET)) - 1
+        if run < 0:
+            return self.lines[number].offset
+        flat_start, page_start, length = runs[run]
+        return page_start + min(index - flat_start, length - 1)
 
     def locate(self, start: int, end: int) -> tuple[Page, int, int]:
         """The page and page-text span of flat ``[start, end)``, clipped to the first page."""
