@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from lease_parser.extraction.flat import flat_text, flatten
 from tests.unit.extraction.lease_text import document
 
@@ -47,3 +50,28 @@ def test_flat_text_is_cached_per_document() -> None:
 
 def test_empty_document() -> None:
     assert flatten(document("")).text == " "
+
+
+_WORDS = st.sampled_from(["Tenant", "shall", "pay", "$1,000", ",", ";", ")", "(the", "12", "Suite"])
+_SPACES = st.sampled_from([" ", "  ", "\n", " \n ", "\t", "\n\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    pages=st.lists(
+        st.lists(st.tuples(_WORDS, _SPACES), min_size=0, max_size=60), min_size=1, max_size=4
+    )
+)
+def test_every_flat_character_maps_to_the_same_character_in_its_page(
+    pages: list[list[tuple[str, str]]],
+) -> None:
+    texts = ["".join(word + space for word, space in page) for page in pages]
+    doc = document(*texts)
+    flat = flatten(doc)
+    for index, char in enumerate(flat.text):
+        page = doc.pages[flat.page_number(index) - 1]
+        offset = flat.page_offset(index)
+        if char == " ":
+            assert 0 <= offset < max(len(page.text), 1)
+        else:
+            assert page.text[offset] == char, (index, char)
