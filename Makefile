@@ -16,7 +16,7 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 install: $(PY) ## create .venv and install the project with its dev extra (needs redis-server, tesseract-ocr)
-	$(PY) -m pip install -q -e '.[dev]'
+	@$(PY) -m pip install -q -e '.[dev]'
 	@command -v redis-server >/dev/null || echo "warning: redis-server missing: apt-get install redis-server"
 	@command -v tesseract >/dev/null || echo "warning: tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng"
 
@@ -47,11 +47,12 @@ worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEASE_FLOWER_BASIC_AUTH=user:password
 	$(LEASE) flower
 
+# Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
 eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
-	$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
+	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
 
 bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
-	$(LEASE) bench $(BENCH_ARGS)
+	@$(LEASE) bench $(BENCH_ARGS)
 
 soak: install ## 500 leases through a local cluster while worker children are SIGKILLed; nothing lost or committed twice
 	$(PY) scripts/soak.py --documents $(or $(DOCUMENTS),500)
