@@ -17,9 +17,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+
+
+def searched_near(
+    anchor: re.Pattern[str], before: int, after: int
+) -> Callable[[re.Pattern[str]], Anchored]:
+    """A wrapper that anchors patterns to ``anchor`` with the given reach."""
+    return lambda pattern: Anchored(pattern, anchor, before, after)
 
 
 @lru_cache(maxsize=16)

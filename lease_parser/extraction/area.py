@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from lease_parser.extraction.anchored import Anchored
+from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.clauses import sentence_start
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
@@ -28,9 +28,7 @@ from lease_parser.extraction.numbers import NUMBER_WORDS
 _AREA_UNIT = re.compile(r"(?i)s(?:q|f|\.\s?f)")
 
 
-def _near_area_unit(pattern: re.Pattern[str]) -> Anchored:
-    return Anchored(pattern, _AREA_UNIT, before=90, after=90)
-
+_near_area_unit = searched_near(_AREA_UNIT, before=90, after=90)
 
 _AREA = _near_area_unit(
     re.compile(

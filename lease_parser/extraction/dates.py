@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -147,11 +146,9 @@ def find_dates(text: str, start: int = 0, end: int | None = None) -> Iterator[Da
 def dates_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[DateMention]:
     """``find_dates`` over the flat text, read once per document: every date lying wholly
     in ``[start, end)``."""
-    mentions = flat.shared("dates", lambda: list(find_dates(flat.text)))
-    starts = flat.shared("date starts", lambda: [m.start for m in mentions])
-    stop = len(flat.text) if end is None else end
-    first = bisect_left(starts, start)
-    return [m for m in mentions[first : bisect_left(starts, stop)] if m.end <= stop]
+    return flat.mentions_in(
+        "dates", lambda text: list(find_dates(text)), lambda m: (m.start, m.end), start, end
+    )
 
 
 def parse_date(text: str) -> dt.date | None:

@@ -10,7 +10,7 @@ to its page and offset, so a match is cited in the page's own text.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -101,6 +101,22 @@ class FlatText:
         if key not in self.memo:
             self.memo[key] = compute()
         return cast(T, self.memo[key])
+
+    def mentions_in(
+        self,
+        key: str,
+        find: Callable[[str], list[T]],
+        span: Callable[[T], tuple[int, int]],
+        start: int = 0,
+        end: int | None = None,
+    ) -> list[T]:
+        """``find(text)``, run once per document, narrowed to the mentions whose ``span``
+        lies wholly in flat ``[start, end)`` (they are in order of their start)."""
+        found = self.shared(key, lambda: find(self.text))
+        starts = self.shared(f"{key} starts", lambda: [span(m)[0] for m in found])
+        stop = len(self.text) if end is None else end
+        candidates = found[bisect_left(starts, start) : bisect_left(starts, stop)]
+        return [m for m in candidates if span(m)[1] <= stop]
 
     def field(
         self,

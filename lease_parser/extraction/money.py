@@ -9,7 +9,6 @@ foot"), because "$22.75 per RSF per annum" is a rate, not a rent.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -169,11 +168,9 @@ def find_money(text: str, start: int = 0, end: int | None = None) -> list[MoneyM
 def money_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[MoneyMention]:
     """``find_money`` over the flat text, read once per document: every amount whose
     figure lies wholly in ``[start, end)``."""
-    mentions = flat.shared("money", lambda: find_money(flat.text))
-    starts = flat.shared("money starts", lambda: [m.figure_start for m in mentions])
-    stop = len(flat.text) if end is None else end
-    first = bisect_left(starts, start)
-    return [m for m in mentions[first : bisect_left(starts, stop)] if m.figure_end <= stop]
+    return flat.mentions_in(
+        "money", find_money, lambda m: (m.figure_start, m.figure_end), start, end
+    )
 
 
 def format_money(amount: Decimal, symbol: str = "$") -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from lease_parser.extraction.anchored import Anchored
+from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.numbers import (
@@ -29,11 +29,9 @@ from lease_parser.extraction.numbers import (
 _OPTION_WORD = re.compile(r"(?i)\b(?:renew|extend|extension|option|further)")
 
 
-def _near_option_words(pattern: re.Pattern[str]) -> Anchored:
-    # A count clause runs ~300 characters; "after" also covers the 150 characters before a
-    # match in which _option_cues looks for its context word.
-    return Anchored(pattern, _OPTION_WORD, before=400, after=600)
-
+# A count clause runs ~300 characters; "after" also covers the 150 characters before a
+# match in which _option_cues looks for its context word.
+_near_option_words = searched_near(_OPTION_WORD, before=400, after=600)
 
 _DURATION = (
     rf"(?:(?P<dwords>{NUMBER_WORDS})\s*(?:\(\s*(?P<dfig>\d{{1,3}})\s*\)\s*)?|(?P<dbare>\d{{1,3}})\s*)"

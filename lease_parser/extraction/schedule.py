@@ -17,7 +17,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from lease_parser.extraction.anchored import Anchored
+from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.rent_table import (
@@ -48,13 +48,8 @@ _PERCENT_SIGN = re.compile("%")
 _INDEX_NAME = re.compile(r"(?i)\bconsumer\s+price\s+index|\bCPI")
 
 
-def _near_percent_sign(pattern: re.Pattern[str]) -> Anchored:
-    return Anchored(pattern, _PERCENT_SIGN, before=250, after=250)
-
-
-def _near_index_name(pattern: re.Pattern[str]) -> Anchored:
-    return Anchored(pattern, _INDEX_NAME, before=350, after=350)
-
+_near_percent_sign = searched_near(_PERCENT_SIGN, before=250, after=250)
+_near_index_name = searched_near(_INDEX_NAME, before=350, after=350)
 
 _CPI = _near_index_name(
     re.compile(

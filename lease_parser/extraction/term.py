@@ -22,7 +22,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from lease_parser.extraction.anchored import Anchored
+from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.dates import dates_in
@@ -53,9 +53,7 @@ _TERM_WORD = r"\b(?:initial\s+|primary\s+|original\s+|lease\s+|sublease\s+)?term
 _TERM_WORD_ANCHOR = re.compile(r"(?i)\b(?:term|firm)")
 
 
-def _near_term_word(pattern: re.Pattern[str]) -> Anchored:
-    return Anchored(pattern, _TERM_WORD_ANCHOR, before=60, after=500)
-
+_near_term_word = searched_near(_TERM_WORD_ANCHOR, before=60, after=500)
 
 _LENGTH_CLAUSES = (
     # "the Term ... shall be for a period of five (5) years", "term ("Term") of 37 months"
