@@ -180,7 +180,9 @@ class ReviewQueue:
                     )
                 ).rowcount  # type: ignore[attr-defined]
                 if won:
-                    return ReviewItem.from_row(s.get_one(DocumentRow, candidate), now)
+                    row = s.get_one(DocumentRow, candidate)
+                    s.add(_claim_event(row.doc_hash, "claimed", reviewer, now))
+                    return ReviewItem.from_row(row, now)
         return None
 
     def _renew_own_claim(self, reviewer: str) -> ReviewItem | None:
@@ -204,6 +206,7 @@ class ReviewQueue:
 
     def release(self, doc_hash: str, reviewer: str) -> None:
         """Give an item back to the queue undecided."""
+        now = self.clock()
         with self.store.session() as s:
             released = s.execute(
                 update(DocumentRow)
@@ -214,6 +217,8 @@ class ReviewQueue:
                 )
                 .values(claimed_by=None, claimed_at=None, claim_expires_at=None)
             ).rowcount  # type: ignore[attr-defined]
+            if released:
+                s.add(_claim_event(doc_hash, "released", reviewer, now))
         if not released:
             raise ReviewRefused(f"{reviewer} does not hold {doc_hash[:12]}", doc_hash=doc_hash)
 
@@ -348,6 +353,14 @@ _QUEUE_ORDER = (
     DocumentRow.state_changed_at,
     DocumentRow.id,
 )
+
+
+def _claim_event(doc_hash: str, what: str, reviewer: str, now: dt.datetime) -> EventRow:
+    """Who held an item and when, for the audit trail (a renewal or expiry is not an event:
+    the claim's columns say where it stands)."""
+    return EventRow(
+        doc_hash=doc_hash, state=DocumentState.REVIEW, reason=what, actor=reviewer, at=now
+    )
 
 
 def _claimable(now: dt.datetime) -> ColumnElement[bool]:

@@ -26,13 +26,13 @@ from lease_parser.local import Inspector, LocalCluster
 from lease_parser.pipeline.idempotency import DELIVERY_PREFIX
 from lease_parser.pipeline.routing import EXTRACTION, NORMALIZATION, OCR
 from lease_parser.store import (
-    FINAL_STATES,
     DocumentRow,
     DocumentState,
     EventRow,
     Store,
     SubmissionRow,
     SubmissionState,
+    entered_final_state,
 )
 
 # Small documents: the soak is about delivery under kills, not about parsing speed.
@@ -151,7 +151,7 @@ def audit(store: Store, submission_ids: list[str], report: SoakReport) -> SoakRe
         ).all()
         events = s.execute(
             select(EventRow.doc_hash, EventRow.state, func.count())
-            .where(EventRow.doc_hash.in_(hashes), EventRow.state.in_(FINAL_STATES))
+            .where(EventRow.doc_hash.in_(hashes), entered_final_state())
             .group_by(EventRow.doc_hash, EventRow.state)
         ).all()
         finals: dict[str, int] = {}

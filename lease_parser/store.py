@@ -32,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    ColumnElement,
     DateTime,
     Float,
     ForeignKey,
@@ -40,9 +41,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
     create_engine,
     event,
     func,
+    or_,
     select,
     update,
 )
@@ -68,6 +71,9 @@ class SubmissionState(StrEnum):
 
 
 FINAL_STATES = frozenset({DocumentState.COMMITTED, DocumentState.REVIEW, DocumentState.DEAD})
+# Audit events of a review item that is and stays in review (who held it): not an entry
+# into the review state.
+CLAIM_EVENTS = frozenset({"claimed", "released"})
 
 
 def utcnow() -> dt.datetime:
@@ -156,6 +162,14 @@ class EventRow(Base):
     # Structured context: a reviewer's corrections, a rejection's stated reason.
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def entered_final_state() -> ColumnElement[bool]:
+    """Events that moved a document into a final state (exactly-once means one each)."""
+    return and_(
+        EventRow.state.in_(FINAL_STATES),
+        or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS)),
+    )
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from lease_parser.pipeline.app import create_app
 from lease_parser.pipeline.routing import QUEUES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.settings import Settings, load_settings
-from lease_parser.store import FINAL_STATES, DocumentRow, EventRow
+from lease_parser.store import FINAL_STATES, DocumentRow, EventRow, entered_final_state
 from tests.integration.postgres import pg_database, pg_url, store_url  # noqa: F401 (fixtures)
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -86,7 +86,7 @@ class Pipeline:
                 s.scalar(
                     select(func.count())
                     .select_from(EventRow)
-                    .where(EventRow.doc_hash == doc_hash, EventRow.state.in_(FINAL_STATES))
+                    .where(EventRow.doc_hash == doc_hash, entered_final_state())
                 )
                 or 0
             )

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from lease_parser.corrections import parse_corrections
 from lease_parser.errors import Reason
 from lease_parser.model import FieldProblem
 from lease_parser.review import ItemNotFound, ReviewQueue, ReviewRefused
-from lease_parser.store import DocumentState, Store
+from lease_parser.store import DocumentState, EventRow, Store, entered_final_state
 from tests.store_helpers import VALID_VALUES, add_document, fields_json
 
 T0 = dt.datetime(2030, 1, 1, 9, 0, tzinfo=dt.UTC)
@@ -74,6 +75,29 @@ def test_a_reviewer_who_claims_again_gets_the_item_they_hold(
     assert again is not None
     assert again.doc_hash == first.doc_hash == doc_hash
     assert again.claim_expires_at == clock.now + dt.timedelta(seconds=TTL)  # renewed
+
+
+def test_claims_and_releases_are_in_the_audit_trail(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store)
+    assert queue.claim_next("alice") is not None
+    queue.claim_next("alice")  # a renewal is not a new claim
+    queue.release(doc_hash, "alice")
+    clock.advance(1)
+    assert queue.claim_next("bob") is not None
+    queue.approve(doc_hash, "bob")
+    trail = [(e.reason, e.actor) for e in store.events(doc_hash)][-4:]
+    assert trail == [
+        ("claimed", "alice"),
+        ("released", "alice"),
+        ("claimed", "bob"),
+        ("approved", "bob"),
+    ]
+    # Holding an item is not entering review again: exactly-once counts stay right.
+    with store.session() as s:
+        entered = s.scalars(select(EventRow.state).where(entered_final_state())).all()
+    assert sorted(entered) == ["committed", "review"]
 
 
 def test_a_claimed_item_is_not_handed_to_another_reviewer(store: Store, queue: ReviewQueue) -> None:
