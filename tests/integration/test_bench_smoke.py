@@ -21,7 +21,7 @@ def test_bench_runs_every_phase_and_prints_one_json_object(tmp_path: Path) -> No
     env = {**os.environ, "LEASE_DATA_DIR": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-m", "lease_parser", "bench", "--docs", "3", "--scans", "1",
-         "--messages", "200", "--json"],
+         "--messages", "200", "--rounds", "1", "--json"],
         env=env,
         capture_output=True,
         text=True,
