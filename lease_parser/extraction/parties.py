@@ -21,6 +21,7 @@ roles, plain "Landlord"/"Tenant" markers name the master lease's parties and are
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from lease_parser.extraction.base import RawField
@@ -86,6 +87,11 @@ COVER = 0.55
 SIGNATURE = 0.45
 NOTICE = 0.3
 RESTATED = 0.35
+# "The Irvine Company LLC" is a legal name with its article; "the District of Columbia" in
+# running text is an article before one. A capitalised "The" cannot be told apart from the
+# lease alone, so a name introduced after "The"/"THE" goes to a reviewer, whatever agrees.
+_THE_BEFORE = re.compile(r"\b(?:The|THE)\s+$")
+THE_CAP = 0.7
 
 
 _LEAD = re.compile(
@@ -435,5 +441,20 @@ def extract_parties(document: Document) -> list[RawField]:
         cues += _restated_cues(flat, main, cues)
         best = resolve(kind, cues, flat, same)
         if best is not None:
-            out.append(best)
+            out.append(_doubt_a_leading_the(best, cues, flat, same))
     return out
+
+
+def _doubt_a_leading_the(
+    best: RawField, cues: list[Cue], flat: FlatText, same: Callable[[str, str], bool]
+) -> RawField:
+    # Where the name is introduced; a later "the Acme lease" is an article in running text.
+    written = [
+        c
+        for c in cues
+        if c.source != "restated" and best.value is not None and same(c.value, best.value)
+    ]
+    if not any(_THE_BEFORE.search(flat.text[max(0, c.start - 5) : c.start]) for c in written):
+        return best
+    note = "written after 'The': is it part of the legal name?"
+    return replace(best, confidence=min(best.confidence, THE_CAP), notes=[*best.notes, note])

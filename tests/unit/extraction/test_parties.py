@@ -342,3 +342,27 @@ def test_unquoted_roles_in_the_preamble() -> None:
     found = parties(text)
     assert found["landlord"][0] == "Maple Court LLC"
     assert found["tenant"][0] == "Otter Systems, Inc."
+
+
+def test_a_name_introduced_after_a_capital_the_goes_to_review_however_often_it_is_stated() -> None:
+    text = (
+        "THIS LEASE is made by and between The Marlow Company LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
+        '("Tenant"). Landlord: THE MARLOW COMPANY LLC.'
+        + FILLER
+        + " IN WITNESS WHEREOF THE MARLOW COMPANY LLC By: ____"
+    )
+    found = by_name(extract_parties(document(text)))
+    assert found["landlord"].confidence < GATE
+    assert any("'The'" in note for note in found["landlord"].notes)
+
+
+def test_a_lowercase_the_is_an_article_not_a_doubt() -> None:
+    text = (
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and the District of Columbia, a municipal '
+        'corporation ("Tenant").' + FILLER
+    )
+    found = by_name(extract_parties(document(text)))
+    assert found["tenant"].value == "District of Columbia"
+    assert not any("'The'" in note for note in found["tenant"].notes)
