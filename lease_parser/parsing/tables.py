@@ -130,6 +130,17 @@ def _worth_keeping(rows: list[list[str]]) -> bool:
 # ------------------------------------------------------------------ ruled (pdfplumber)
 
 
+# PDF readers look for the header in the first 1024 bytes; pdfium skips what precedes it,
+# pdfminer does not (a lease published with an HTTP multipart preamble in front).
+HEADER_WINDOW = 1024
+
+
+def _from_header(data: bytes) -> bytes:
+    """The bytes from the ``%PDF-`` header on, so both readers see the same file."""
+    start = data.find(b"%PDF-", 0, HEADER_WINDOW)
+    return data[start:] if start > 0 else data
+
+
 def ruled_tables(
     data: bytes, texts: dict[int, str], password: str | None
 ) -> tuple[dict[int, list[Table]], list[str]]:
@@ -137,7 +148,9 @@ def ruled_tables(
     found: dict[int, list[Table]] = {}
     warnings: list[str] = []
     try:
-        with pdfplumber.open(io.BytesIO(data), pages=sorted(texts), password=password or "") as pdf:
+        with pdfplumber.open(
+            io.BytesIO(_from_header(data)), pages=sorted(texts), password=password or ""
+        ) as pdf:
             for page in pdf.pages:
                 try:
                     raw_tables = page.extract_tables()

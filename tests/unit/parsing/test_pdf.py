@@ -81,6 +81,17 @@ def test_rent_schedule_table_with_offsets_into_page_text(
     assert _flat(page.text[table.start : table.end]).endswith("$15,913.50")
 
 
+def test_regression_bytes_before_the_pdf_header_still_find_ruled_tables(
+    limits: ParseLimits,
+) -> None:
+    # A corpus lease (gh_united_property) was published with an HTTP multipart preamble in
+    # front of %PDF-: pdfium reads it, pdfminer could not open it and the tables were lost.
+    preamble = b'------boundary\r\nContent-Disposition: form-data; name="file"\r\n\r\n'
+    document = parse_pdf(preamble + fixture_bytes("tables.pdf"), limits)
+    assert document.warnings == []
+    assert document.pages[0].tables[0].rows == SCHEDULE
+
+
 def test_rent_prose_without_a_table_yields_none(limits: ParseLimits) -> None:
     assert parse_pdf(fixture_bytes("tables.pdf"), limits).pages[2].tables == []
 
