@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from lease_parser.extraction.base import RawField
-from lease_parser.extraction.clauses import sentence_start
+from lease_parser.extraction.clauses import SENTENCE_END
 from lease_parser.extraction.evidence import Doubt, Evidence, ocr_doubt
 from lease_parser.extraction.flat import FlatText
 from lease_parser.parsing.base import PageSource
@@ -92,9 +92,18 @@ def _rank(cue: Cue) -> tuple[bool, float]:
     return cue.strong, cue.weight
 
 
+# How far back a statement's sentence may begin (a long lease sentence runs ~1,000 chars).
+STATEMENT_LOOKBACK = 1500
+
+
 def _sentence_of(flat: FlatText, cue: Cue) -> int:
-    """An id of the sentence holding the cue: cues in one sentence are one statement."""
-    return sentence_start(flat.text, cue.start, heading=False)
+    """An id of the sentence holding the cue: cues in one sentence are one statement. A
+    page begins a statement: a cover line or summary row without a full stop does not run
+    into the next page's text."""
+    page_start = flat.page_start(cue.start)
+    lo = max(page_start, cue.start - STATEMENT_LOOKBACK)
+    ends = [m.end() for m in SENTENCE_END.finditer(flat.text, lo, cue.start)]
+    return ends[-1] if ends else lo
 
 
 def _on_page(cue: Cue, flat: FlatText) -> Cue:
@@ -117,9 +126,16 @@ def group_cues(cues: list[Cue], same: Callable[[str, str], bool] = _same_value) 
     return groups
 
 
+def _rival(rivals: list[_Group], flat: FlatText) -> _Group | None:
+    """The best-supported other value the lease *states* (one only checked is no rival);
+    the best-supported one when none is stated."""
+    stated = [g for g in rivals if g.statements(flat)]
+    return stated[0] if stated else (rivals[0] if rivals else None)
+
+
 def _evidence(best: _Group, rivals: list[_Group], flat: FlatText) -> Evidence:
     statements = best.statements(flat)
-    rival = rivals[0] if rivals else None
+    rival = _rival(rivals, flat)
     return Evidence(
         statements=len(statements),
         kinds=len({c.source for c in statements.values()}),

@@ -67,6 +67,14 @@ class FlatText:
         leads = self.shared("line leads", lambda: [line.lead for line in self.lines])
         return max(bisect_right(leads, self._clip(index)) - 1, 0)
 
+    def page_start(self, index: int) -> int:
+        """The flat offset where the page holding flat ``index`` begins."""
+        page = self.page_number(index)
+        number = self._line_number(index)
+        while number > 0 and self.lines[number - 1].page == page:
+            number -= 1
+        return self.lines[number].lead
+
     def page_number(self, index: int) -> int:
         """The 1-based page flat ``index`` comes from."""
         return self.lines[self._line_number(index)].page

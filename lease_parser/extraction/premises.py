@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from lease_parser.extraction.base import RawField
-from lease_parser.extraction.clauses import sentence_start
+from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
 from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.evidence import ASSEMBLED_FEATURE, COMPLETE_FEATURE, add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
@@ -165,7 +165,13 @@ def premises_suite(flat: FlatText, main: Agreement) -> re.Match[str] | None:
         suite = _SUITE.match(flat.text, label.end())
         if suite and not _PARTY_CONTEXT.search(_context(flat, label.start())[-60:]):
             return suite
-    return _PREMISES_FLOOR.search(flat.text, main.start, main.end)
+    floor = _PREMISES_FLOOR.search(flat.text, main.start, main.end)
+    if floor is None:
+        return None
+    # "... on the second floor of the Building and commonly known as Suite 255": the suite.
+    stop = SENTENCE_END.search(flat.text, floor.end(), main.end)
+    suite = _SUITE.search(flat.text, floor.end(), stop.start() if stop else main.end)
+    return suite or floor
 
 
 def _suite_text(match: re.Match[str]) -> str:

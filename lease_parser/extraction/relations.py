@@ -10,8 +10,9 @@ relation named.
 
 Values stated in one sentence are not independent: "Base Rent: $5,000.00 per month
 ($60,000.00 per year)" agreeing with itself says the drafter can multiply, not that we read
-the right sentence. A relation among values all cited from one sentence counts as met for
-none of them (it still fails loudly).
+the right sentence. A relation among values all cited from one sentence, or where one value
+was read from inside another's citation (a rent from its schedule's first row), counts as
+met for none of them (it still fails loudly).
 """
 
 from __future__ import annotations
@@ -143,9 +144,18 @@ def _one_sentence(document: Document, raws: list[RawField]) -> bool:
     return SENTENCE_END.search(" ".join(text[start:end].split())) is None
 
 
+def _nested(raws: list[RawField]) -> bool:
+    """One value cited inside another's span: read from it (a rent from its schedule's row)."""
+    return any(
+        a is not b and a.page == b.page and b.start <= a.start and a.end <= b.end
+        for a in raws
+        for b in raws
+    )
+
+
 def _apply(relation: Relation, raws: list[RawField], outcome: Outcome, document: Document) -> None:
     if outcome.holds:
-        if _one_sentence(document, raws):
+        if _one_sentence(document, raws) or _nested(raws):
             return
         for raw in raws:
             raw.evidence["relations_met"] = raw.evidence.get("relations_met", 0.0) + 1

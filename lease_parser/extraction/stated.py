@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lease_parser.extraction.base import RawField
-from lease_parser.extraction.clauses import SENTENCE_END
+from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
 from lease_parser.extraction.dates import dates_in
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.flat import FlatText
@@ -47,6 +47,15 @@ _OTHER_FIELD = re.compile(
 _NOT_THE_VALUE = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option|later|earlier|sooner|upon|following|"
     r"increase\w*|exceed\w*|maximum|minimum|cap|up\s+to|example|e\.g|insurance|limit)\b|_{3,}"
+)
+# The renewal shapes' own words are renewal words: only these say their value is not one.
+_NOT_AN_OPTION = re.compile(
+    r"(?i)\b(?:example|e\.g|up\s+to|holdover|holding\s+over|no\s+(?:right|option)s?)\b|_{3,}"
+)
+# "amends the Lease dated January 1, 2019": the date of another agreement.
+_REFERENCE = re.compile(
+    r"(?i)\b(?:the|said|that|original|existing|master|prime|underlying)\s+(?:\w+\s+)?"
+    r"(?:lease|agreement)\s*,?\s*$"
 )
 # A party's role marker right after a name (a form leaves the name blank).
 _ROLE_MARKER = r'(?<=[A-Za-z0-9.)])[\s,]*\(\s*(?:the\s+|hereinafter[^")]{0,40})?"(?:%s)"'
@@ -100,8 +109,15 @@ class Shape:
     words: re.Pattern[str]
     value: Finder
     what: str  # how a reviewer is told what was seen
+    # In the sentence (before the words, or between them and the value), these say the
+    # value is not the field's.
+    not_the_value: re.Pattern[str] = _NOT_THE_VALUE
 
 
+_DATED = re.compile(
+    r"(?i)\b(?:dated|made\s+(?:and\s+entered\s+into\s+)?(?:as\s+of|on|this)|"
+    r"lease\s+date|effective\s+date)\b"
+)
 _RENT = re.compile(r"(?i)\b(?:base|basic|minimum|fixed|monthly|annual)\s+(?:base\s+)?rent(?:al)?\b")
 _OPTION = re.compile(
     r"(?i)\boptions?\s+to\s+(?:renew|extend)\b|\b(?:renewal|extension)\s+options?\b"
@@ -129,10 +145,7 @@ SHAPES: dict[str, Shape] = {
         re.compile(r"(?i)\bpremises\b"), _pattern(_AREA), "an area of the premises"
     ),
     "lease_date": Shape(
-        re.compile(
-            r"(?i)\b(?:dated|made\s+(?:and\s+entered\s+into\s+)?(?:as\s+of|on|this)|"
-            r"lease\s+date|effective\s+date)\b"
-        ),
+        _DATED,
         _dates,
         "the date of the lease",
     ),
@@ -171,24 +184,34 @@ SHAPES: dict[str, Shape] = {
         _pattern(_PERCENT),
         "the tenant's share",
     ),
-    "renewal_option_count": Shape(_OPTION, _right_after, "an option to renew or extend"),
-    "renewal_term_months": Shape(_OPTION, _pattern(DURATION), "the length of a renewal term"),
+    "renewal_option_count": Shape(
+        _OPTION, _right_after, "an option to renew or extend", _NOT_AN_OPTION
+    ),
+    "renewal_term_months": Shape(
+        _OPTION, _pattern(DURATION), "the length of a renewal term", _NOT_AN_OPTION
+    ),
 }
 
 
 def _first_statement(flat: FlatText, shape: Shape, span: tuple[int, int]) -> tuple[int, int] | None:
     lo, hi = span
-    for words in shape.words.finditer(flat.text, lo, hi):
-        if _OTHER_FIELD.search(flat.text, max(lo, words.start() - 20), words.end()):
+    text = flat.text
+    for words in shape.words.finditer(text, lo, hi):
+        before = text[sentence_start(text, words.start(), lo, heading=False) : words.start()]
+        if _OTHER_FIELD.search(text, max(lo, words.start() - 20), words.end()):
+            continue
+        if shape.words is _DATED and _REFERENCE.search(before):
             continue
         stop = min(hi, words.end() + WINDOW)
-        sentence_end = SENTENCE_END.search(flat.text, words.end(), stop)
+        sentence_end = SENTENCE_END.search(text, words.end(), stop)
         stop = sentence_end.start() if sentence_end else stop
-        if _NOT_THE_VALUE.search(flat.text, words.start(), stop):
-            continue
         found = shape.value(flat, words.end(), stop)
-        if found:
-            return words.start(), max(found[0][1], words.end())
+        if not found:
+            continue
+        between = text[words.end() : found[0][0]]
+        if shape.not_the_value.search(before) or shape.not_the_value.search(between):
+            continue
+        return words.start(), max(found[0][1], words.end())
     return None
 
 

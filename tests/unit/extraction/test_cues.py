@@ -217,11 +217,6 @@ def test_a_rival_that_is_only_checked_is_not_stated() -> None:
     assert Doubt.RIVAL_VALUE not in raw.doubts
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cues.resolve looks only at the best-supported rival: a rival value that is only "
-    "checked (support up to 0.5) hides a weaker rival that is stated",
-)
 def test_a_stated_rival_behind_a_checked_one_is_still_a_doubt() -> None:
     cues = [
         cue("ACME LLC", "preamble", 0.7),
@@ -270,11 +265,6 @@ def test_an_ocr_page_without_a_confidence_reading_is_middling() -> None:
     assert raw.evidence["ocr"] == pytest.approx(UNKNOWN_OCR_DOUBT)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cues._sentence_of looks back at most clauses.LOOKBACK (240) characters for a "
-    "sentence end, so two cues far apart in one long sentence count as two statements",
-)
 def test_cues_far_apart_in_one_long_sentence_are_one_statement() -> None:
     sentence = (
         "THIS LEASE is made by and between ACME LLC, a Delaware limited liability company, "
@@ -291,12 +281,6 @@ def test_cues_far_apart_in_one_long_sentence_are_one_statement() -> None:
     assert one(resolve("f", cues, flat)).evidence["statements"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cues._sentence_of splits sentences only at '. ' or '; ': a cover page's title line "
-    "with no full stop runs into the first sentence of the next page, so two statements on "
-    "two pages count once",
-)
 def test_a_cover_line_and_the_next_page_are_two_statements() -> None:
     flat = flatten(
         document(

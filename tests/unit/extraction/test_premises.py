@@ -263,12 +263,6 @@ def test_a_suite_named_far_from_the_premises_label_keeps_the_building_from_being
     assert read(building + suite + FILLER).evidence["strong"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="premises.premises_suite falls back to the floor the premises description names "
-    "when its suite is not right after the label, so the line gets 'Second Floor' although the "
-    "description states Suite 255",
-)
 def test_a_suite_the_premises_description_states_is_preferred_to_its_floor() -> None:
     text = (
         PREAMBLE + "1.1 Building: The building located at 41 Lark Drive, Reno, Nevada 89501 (the "

@@ -307,12 +307,6 @@ ROW_MAJOR_TABLE = """1.10 Base Rent. The following amounts:
 Rent shall be paid on the first day of each calendar month."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="relations._one_sentence: a schedule cited from its heading ('1.10 Base Rent. The "
-    "following amounts:') spans a sentence end, so the rent read from its own first row is "
-    "counted as agreeing with it",
-)
 def test_a_rent_read_from_the_schedule_is_not_confirmed_by_the_schedule() -> None:
     fields = extract_fields(document(ROW_MAJOR_TABLE))
     monthly = fields["base_rent_monthly"]

@@ -38,13 +38,6 @@ PLAIN = {
     "renewal_option_count": "Tenant shall have one option to renew this Lease.",
     "renewal_term_months": "Tenant shall have one option to renew this Lease for five (5) years.",
 }
-# The renewal shapes' own words ("option", "renew", "extend") are among the words that say
-# a value is not the field's, and that guard is searched from the shape's words on.
-NEVER_FIRES = pytest.mark.xfail(
-    strict=True,
-    reason="stated._first_statement searches _NOT_THE_VALUE from the start of the field's words, "
-    "which for the renewal shapes always contain 'option', 'renew' or 'extend'",
-)
 # A blank form: its words introduce blanks, not values.
 FORM = (
     "COMMERCIAL LEASE. Landlord: ____________ Tenant: ____________ Premises: ____________ "
@@ -60,19 +53,11 @@ def stated(*pages: str, read: dict[str, RawField] | None = None) -> dict[str, Ra
     return {raw.name: raw for raw in found}
 
 
-def shapes(*names: str) -> list[object]:
-    """``names`` as parameters, the renewal shapes marked as never firing."""
-    return [
-        pytest.param(name, marks=NEVER_FIRES) if name.startswith("renewal") else name
-        for name in names
-    ]
-
-
 def test_every_shape_has_a_plain_statement() -> None:
     assert set(PLAIN) == set(SHAPES)
 
 
-@pytest.mark.parametrize("name", shapes(*SHAPES))
+@pytest.mark.parametrize("name", list(SHAPES))
 def test_a_plain_statement_nothing_read_is_stated_but_not_read(name: str) -> None:
     doc = document(HEAD + PLAIN[name] + FILLER)
     found = {r.name: r for r in stated_but_not_read(flatten(doc), primary_span(doc), {})}
@@ -108,7 +93,7 @@ def test_a_field_present_without_a_value_is_not_read() -> None:
 
 @pytest.mark.parametrize(
     ("count", "fires"),
-    [pytest.param(None, True, marks=NEVER_FIRES), ("0", False)],
+    [(None, True), ("0", False)],
 )
 def test_no_option_no_option_length(count: str | None, fires: bool) -> None:
     read = {} if count is None else {"renewal_option_count": RawField("x", count)}
@@ -140,15 +125,6 @@ def test_a_blank_left_in_a_statement_is_no_value(name: str, statement: str) -> N
     assert name in stated(HEAD + statement.replace("_", "") + FILLER)
 
 
-# A renewal or extension word after a later value's field words, and before them.
-BEFORE = pytest.mark.xfail(
-    strict=True,
-    reason="stated._first_statement looks for renewal words only between the field's words "
-    "and its value (and in the words right before them): 'Upon renewal, the Monthly Base "
-    "Rent shall be ...' is read as the initial rent stated",
-)
-
-
 @pytest.mark.parametrize(
     ("name", "statement"),
     [
@@ -160,23 +136,15 @@ BEFORE = pytest.mark.xfail(
         ("term_months", "The term of this Lease may be extended for five (5) years."),
         ("commencement_date", "Extension Commencement Date: March 1, 2029."),
         ("expiration_date", "The Expiration Date shall be extended to February 28, 2034."),
-        pytest.param(
-            "base_rent_monthly",
-            "Upon renewal, the Monthly Base Rent shall be $6,000.00 per month.",
-            marks=BEFORE,
-        ),
-        pytest.param(
+        ("base_rent_monthly", "Upon renewal, the Monthly Base Rent shall be $6,000.00 per month."),
+        (
             "base_rent_annual",
             "If this Lease is renewed, Annual Base Rent shall be $72,000.00 per year.",
-            marks=BEFORE,
         ),
-        pytest.param(
-            "term_months", "Tenant may extend the Lease for a term of five (5) years.", marks=BEFORE
-        ),
-        pytest.param(
+        ("term_months", "Tenant may extend the Lease for a term of five (5) years."),
+        (
             "expiration_date",
             "In the event of an extension, the Expiration Date shall be February 28, 2034.",
-            marks=BEFORE,
         ),
     ],
 )
@@ -207,15 +175,8 @@ def test_an_event_based_commencement_is_not_a_stated_date(statement: str) -> Non
         "The Premises shall be insured with a limit of not less than $50.00 per 1,000 square "
         "feet of floor area.",
         "The Premises: insurance of not less than $50.00 for each 1,000 square feet.",
-        pytest.param(
-            "Tenant shall maintain property insurance on the Premises of not less than $50.00 "
-            "for each 1,000 square feet.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="stated._first_statement checks for 'insurance' only after the field's "
-                "words ('Premises'), not before them in the same sentence",
-            ),
-        ),
+        "Tenant shall maintain property insurance on the Premises of not less than $50.00 "
+        "for each 1,000 square feet.",
     ],
 )
 def test_an_insurance_amount_near_the_premises_is_not_its_area(statement: str) -> None:
