@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.term import MAX_TERM_MONTHS
 from lease_parser.model import (
     DocumentKind,
     Escalation,
@@ -23,6 +24,7 @@ from lease_parser.model import (
     FieldProblem,
     LeaseAbstraction,
     Money,
+    NoticeWindow,
     Provenance,
     RentStep,
 )
@@ -31,9 +33,18 @@ MONEY_FIELDS = frozenset(
     {"base_rent_monthly", "base_rent_annual", "cam_monthly", "security_deposit"}
 )
 INT_FIELDS = frozenset({"term_months", "renewal_option_count", "renewal_term_months"})
-DECIMAL_FIELDS = frozenset({"rentable_sqft", "tenant_share_percent"})
-DATE_FIELDS = frozenset({"lease_date", "commencement_date", "expiration_date"})
-JSON_FIELDS = frozenset({"rent_schedule", "escalation"})
+DECIMAL_FIELDS = frozenset({"rentable_sqft", "tenant_share_percent", "premises_added_sqft"})
+DATE_FIELDS = frozenset(
+    {
+        "lease_date",
+        "commencement_date",
+        "expiration_date",
+        "termination_option_date",
+        "amended_lease_date",
+    }
+)
+NOTICE_FIELDS = frozenset({"renewal_notice", "termination_notice"})
+JSON_FIELDS = frozenset({"rent_schedule", "escalation"}) | NOTICE_FIELDS
 
 
 def typed_value(name: str, raw: Any, currency: str = "USD") -> Any:
@@ -61,6 +72,9 @@ def typed_value(name: str, raw: Any, currency: str = "USD") -> Any:
         if name == "escalation":
             data = json.loads(raw) if isinstance(raw, str) else raw
             return Escalation.model_validate(data)
+        if name in NOTICE_FIELDS:
+            data = json.loads(raw) if isinstance(raw, str) else raw
+            return NoticeWindow.model_validate(data)
         return " ".join(str(raw).split())
     except (InvalidOperation, ValidationError, TypeError) as exc:
         raise ValueError(f"{name}: {raw!r} is not a valid value ({exc})") from exc
@@ -112,7 +126,7 @@ def consistency_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
                     f"{start} to {end} (~{span} months)",
                 )
             )
-    if months is not None and (months == 0 or months > 1200):
+    if months is not None and (months == 0 or months > MAX_TERM_MONTHS):
         problems.append(FieldProblem(field="term_months", problem=f"implausible term {months}"))
     return problems
 
