@@ -69,6 +69,7 @@ def document_json(row: DocumentRow) -> dict[str, Any]:
         "problems": row.problems or [],
         "corrections": row.corrections or {},
         "fields": row.fields or {},
+        "amendments": row.amendments or [],
     }
 
 

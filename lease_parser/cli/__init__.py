@@ -16,6 +16,7 @@ from lease_parser.cli.core import abstract, evaluate
 from lease_parser.cli.dead import dead
 from lease_parser.cli.ops import flower, healthcheck, metrics
 from lease_parser.cli.pipeline import status, submit, unlock, worker
+from lease_parser.cli.portfolio import amendments, dates
 from lease_parser.cli.results import results
 from lease_parser.cli.review import review
 from lease_parser.cli.run import run
@@ -43,6 +44,8 @@ COMMANDS = (
     dead,
     review,
     results,
+    dates,
+    amendments,
     metrics,
     flower,
     healthcheck,

@@ -8,11 +8,16 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
 from lease_parser.export import document_json, event_json, write_csv, write_jsonl
+from lease_parser.portfolio.display import shown
+from lease_parser.portfolio.linking import AMENDMENT_KIND, LEASE_KINDS, link_of
+from lease_parser.portfolio.records import lease_record, lease_records
+from lease_parser.portfolio.terms import CurrentTerms
 from lease_parser.store import DocumentRow, DocumentState, Store
 
 STATES = [s.value for s in DocumentState]
@@ -102,7 +107,10 @@ def list_(
 @click.argument("doc_hash")
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One document: its abstraction, its audit trail, and the other versions of its key."""
+    """One document: its abstraction, its audit trail, and the other versions of its key.
+
+    For a lease, its current terms (each field with the document that last set it, its
+    amendments applied) and the change log; for an amendment, the lease it is linked to."""
     store = _store()
     row = store.document(doc_hash.lower())
     if row is None:
@@ -113,9 +121,25 @@ def show(doc_hash: str, as_json: bool) -> None:
         {"key_version": v.key_version, "doc_hash": v.doc_hash, "state": v.state}
         for v in store.versions(row.doc_key)
     ]
+    terms = lease_record(store, row).terms if row.kind in LEASE_KINDS and row.fields else None
+    if terms is not None:
+        record["current_terms"] = terms.to_json()
+    link = link_of(store, row.doc_hash) if row.kind == AMENDMENT_KIND else None
+    if link is not None:
+        record["link"] = {
+            "state": link.state,
+            "lease_hash": link.lease_hash,
+            "method": link.method,
+            "confidence": link.confidence,
+            "why": (link.evidence or {}).get("why"),
+        }
     if as_json:
         print_json(record)
         return
+    _print_record(row, record, terms)
+
+
+def _print_record(row: DocumentRow, record: dict[str, Any], terms: CurrentTerms | None) -> None:
     by = f" by {row.reviewer}" if row.reviewer else ""
     click.echo(f"{row.doc_key}  v{row.key_version}  sha256 {row.doc_hash}")
     click.echo(
@@ -123,9 +147,15 @@ def show(doc_hash: str, as_json: bool) -> None:
         + (f" ({row.reason})" if row.reason else "")
         + f"  source {row.source or '-'}{by}"
     )
-    for name, field in record["fields"].items():
-        if field.get("value") is not None:
-            click.echo(f"  {name:22} {str(field['value'])[:60]:60} {field['confidence']:.2f}")
+    if terms is not None:
+        _print_terms(terms)
+    else:
+        for name, field in record["fields"].items():
+            if field.get("value") is not None:
+                click.echo(f"  {name:24} {str(field['value'])[:60]:60} {field['confidence']:.2f}")
+    if "link" in record:
+        link = record["link"]
+        click.echo(f"  amends: {link['lease_hash'] or '-'}  ({link['state']}: {link['why']})")
     for event in record["events"]:
         click.echo(
             f"  {event['at'][:19]}  {event['state']:10} {event['reason'] or '':22} {event['actor']}"
@@ -137,22 +167,51 @@ def show(doc_hash: str, as_json: bool) -> None:
         click.echo(f"  versions of {row.doc_key}: {versions}")
 
 
+def _print_terms(terms: CurrentTerms) -> None:
+    """Current terms (field, value, probability, the document that set it), change log."""
+    click.echo("  current terms:")
+    for name, term in terms.terms.items():
+        click.echo(
+            f"    {name:24} {shown(name, term.value)[:56]:56} {term.confidence:.2f}  "
+            f"{term.source.title}"
+        )
+    if terms.changes:
+        click.echo("  changes:")
+        for change in terms.changes:
+            old, new = shown(change.field, change.old), shown(change.field, change.new)
+            click.echo(
+                f"    {change.source.date or '?':10}  {change.field:22} {old[:28]:28} "
+                f"-> {new[:28]:28}  {change.source.title}"
+            )
+    for pending in terms.pending:
+        click.echo(f"  not applied yet ({pending.state}): {pending.title} {pending.doc_hash[:12]}")
+
+
 @results.command()
 @click.option(
-    "--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "jsonl", "xlsx"]),
+    default="csv",
+    show_default=True,
 )
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="File to write (default stdout). For CSV the rent schedule goes beside it as "
-    "NAME.rent_schedule.csv.",
+    help="File to write (default stdout; xlsx needs a file). For CSV the rent schedule goes "
+    "beside it as NAME.rent_schedule.csv.",
 )
 @_filters
 def export(
     fmt: str, out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
-    """Export abstractions (committed only unless --state): CSV or JSON lines."""
+    """Export abstractions (committed only unless --state): CSV, JSON lines, or an Excel
+    abstract (xlsx: Portfolio, Rent roll, Critical dates, one sheet per lease, with each
+    lease's amendments applied)."""
+    if fmt == "xlsx":
+        _export_xlsx(out, states, since, until)
+        return
     rows = _selected(states, since, until, DocumentState.COMMITTED)
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
@@ -167,3 +226,22 @@ def export(
     where = f" to {out}" if out else ""
     extra = f" (rent schedule: {schedule_path})" if fmt == "csv" and schedule_path else ""
     click.echo(f"exported {count} document(s){where}{extra}", err=True)
+
+
+def _export_xlsx(
+    out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
+) -> None:
+    from lease_parser.portfolio.workbook import write_workbook  # openpyxl: only when asked
+
+    if out is None:
+        raise click.UsageError("--format xlsx writes a file: give --out FILE.xlsx")
+    settings = settings_from_env()
+    chosen = states or (DocumentState.COMMITTED,)
+    records = lease_records(
+        Store(settings.store_database_url),
+        states=() if "all" in chosen else chosen,
+        since=parse_when(since),
+        until=parse_when(until, end=True),
+    )
+    count = write_workbook(records, out, settings.confidence_gate)
+    click.echo(f"exported {count} lease(s) to {out}", err=True)

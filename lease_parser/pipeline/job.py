@@ -6,6 +6,7 @@ in tasks.py stay a few lines long and hold no business ``if``s.
 
 from __future__ import annotations
 
+import logging
 import traceback
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -14,15 +15,17 @@ from celery import Task
 from celery.exceptions import Reject
 
 from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
-from lease_parser.errors import BrokerUnavailable, HashMismatch, Reason
+from lease_parser.errors import BrokerUnavailable, HashMismatch, LeaseParserError, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.portfolio.linking import after_finish
 from lease_parser.settings import Settings
 from lease_parser.storage import fetch, get_json
 from lease_parser.store import DocumentState, Outcome
 
+log = logging.getLogger(__name__)
 CREDENTIAL_PREFIX = "credentials/"
 MESSAGE_FIELDS = ("doc_key", "doc_hash", "submission_id")
 
@@ -104,11 +107,23 @@ class Job:
             problems=as_json["problems"],
             pages=result.pages,
             ocr_pages=result.ocr_pages,
+            amendments=as_json["amendments"],
         )
         won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
         record_outcome(result, won)
         self.final = True
+        if won and result.abstraction is not None:
+            self.link_amendments()
         return won
+
+    def link_amendments(self) -> None:
+        """Link a finished amendment to its lease, or a finished lease to the amendments
+        waiting for it. Best effort: the document's state is recorded already, and
+        ``lease-parser amendments relink`` repeats what a store outage interrupted."""
+        try:
+            after_finish(self.runtime.store, self.doc_hash, self.settings.confidence_gate)
+        except LeaseParserError as exc:
+            log.warning("amendment linking for %s failed: %s", self.doc_hash, exc)
 
     def review(self, reason: Reason, detail: str) -> bool:
         return self.finish(AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail))

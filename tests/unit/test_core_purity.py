@@ -13,6 +13,9 @@ CORE = [
     "lease_parser.gate",
     "lease_parser.abstract",
     "lease_parser.evaluation",
+    "lease_parser.portfolio.terms",
+    "lease_parser.portfolio.dates",
+    "lease_parser.portfolio.links",
 ]
 
 
