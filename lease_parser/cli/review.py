@@ -15,9 +15,10 @@ import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
 from lease_parser.corrections import parse_corrections
-from lease_parser.errors import Reason
+from lease_parser.errors import LeaseParserError, Reason
 from lease_parser.export import document_json
 from lease_parser.model import FIELD_NAMES
+from lease_parser.portfolio.linking import after_finish
 from lease_parser.review import ItemNotFound, ReviewItem, ReviewQueue, ReviewRefused
 from lease_parser.store import DocumentRow, Store, utcnow
 
@@ -148,6 +149,19 @@ def _field_line(name: str, field: dict[str, Any], doubtful: bool) -> str:
     return f"{mark} {name:21} {shown[:40]:40} {confidence}  {page:5} {snippet[:90]}"
 
 
+def _relink(row: DocumentRow) -> None:
+    """A reviewer's values may name a lease (an amendment's) or be the lease waiting
+    amendments were looking for: link again by them. Best effort, like the pipeline's."""
+    settings = settings_from_env()
+    try:
+        after_finish(Store(settings.store_database_url), row.doc_hash, settings.confidence_gate)
+    except LeaseParserError as exc:
+        click.echo(
+            f"warning: amendment linking failed ({exc}); run lease-parser amendments relink",
+            err=True,
+        )
+
+
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
     if as_json:
         print_json(document_json(row))
@@ -166,6 +180,7 @@ def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
     """Commit the values as they are (source review, with your name)."""
     with _refusals(as_json):
         row = _queue().approve(doc_hash.lower(), reviewer)
+    _relink(row)
     _print_decision(row, as_json)
 
 
@@ -186,6 +201,7 @@ def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: boo
         raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
     with _refusals(as_json):
         row = _queue().correct(doc_hash.lower(), reviewer, pairs)
+    _relink(row)
     _print_decision(row, as_json)
 
 

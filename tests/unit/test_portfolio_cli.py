@@ -166,3 +166,27 @@ def test_results_export_xlsx(data_dir: Path, portfolio: dict[str, str]) -> None:
 )
 def test_spans(span: str, end: dt.date) -> None:
     assert end_of_span(dt.date(2026, 1, 5), span) == end
+
+
+def test_a_reviewer_correcting_an_amendment_relinks_it(data_dir: Path) -> None:
+    store = Store(f"sqlite:///{data_dir / 'lease.db'}")
+    lease = add_document(
+        store,
+        state=DocumentState.COMMITTED,
+        reason=None,
+        fields=fields_json(LEASE, 0.97),
+        key="leases/lease.pdf",
+    )
+    misread = {**AMENDMENT, "amended_lease_date": "2015-03-03"}
+    amendment = add_document(store, fields=fields_json(misread, 0.97), kind="amendment")
+    after_finish(store, amendment, 0.9)
+    code, listed, _ = run(data_dir, "amendments", "list", "--json")
+    assert [v["state"] for v in listed] == ["needs_review"]
+    code, _, _ = run(data_dir, "review", "claim")
+    assert code == 0
+    code, _, err = run(
+        data_dir, "review", "correct", amendment, f"amended_lease_date={LEASE['lease_date']}"
+    )
+    assert code == 0, err
+    code, listed, _ = run(data_dir, "amendments", "list", "--json")
+    assert [(v["state"], v["lease_hash"]) for v in listed] == [("linked", lease)]
