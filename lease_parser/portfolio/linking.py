@@ -1,8 +1,8 @@
 """Amendment links in the canonical store: made when a document is finished, or by a person.
 
-When the pipeline finishes an amendment, it is compared with every lease in the store
-(links.py decides) and its link recorded: ``linked`` to its lease, or ``needs_review``
-with the candidates and why. When it finishes a lease, the amendments still waiting are
+When the pipeline finishes an amendment, it is compared with the leases in the store dated
+as it says its lease is (links.py decides; no other lease can match) and its link recorded:
+``linked`` to its lease, or ``needs_review`` with the candidates and why. When it finishes a lease, the amendments still waiting are
 compared again: an amendment may arrive before its lease. A person's link or "not in the
 store" (``method`` reviewer) is never changed by these automatic passes;
 ``lease-parser amendments relink`` runs them again by hand (after a reviewer corrected
@@ -11,7 +11,7 @@ what an amendment states, or if linking failed when the document finished).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -49,10 +49,19 @@ class LinkView:
     lease: DocumentRow | None
 
 
-def _leases(store: Store) -> Iterator[Identity]:
-    for row in store.documents(states=LINKABLE_STATES):
-        if row.kind in LEASE_KINDS:
-            yield Identity.of_lease(row.doc_hash, row.fields or {})
+def _leases(store: Store, lease_date: str) -> list[Identity]:
+    """The leases dated ``lease_date``: no other can match (links.py), and the database
+    finds them by the date inside the stored JSON (json_extract on SQLite, ->> on
+    PostgreSQL) without loading every abstraction."""
+    with store.session() as s:
+        rows = s.execute(
+            select(DocumentRow.doc_hash, DocumentRow.fields).where(
+                DocumentRow.kind.in_(LEASE_KINDS),
+                DocumentRow.state.in_(LINKABLE_STATES),
+                DocumentRow.fields["lease_date"]["value"].as_string() == lease_date,
+            )
+        ).all()
+    return [Identity.of_lease(doc_hash, fields or {}) for doc_hash, fields in rows]
 
 
 def _record(
@@ -115,7 +124,8 @@ def link_amendment(store: Store, amendment: DocumentRow, gate: float) -> Amendme
     if existing is not None and existing.method == REVIEWER:
         return existing
     identity = Identity.of_amendment(amendment.doc_hash, amendment.fields or {})
-    decision = decide_link(identity, _leases(store), gate)
+    dated = identity.lease_date.value if identity.lease_date else None
+    decision = decide_link(identity, _leases(store, str(dated)) if dated else [], gate)
     return _record(store, amendment.doc_hash, decision, AUTO, "pipeline")
 
 

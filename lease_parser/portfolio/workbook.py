@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -56,6 +56,16 @@ CURRENCY_FORMATS = {
 _SHEET_UNSAFE = re.compile(r"[\[\]:*?/\\']")
 SHEET_NAME_MAX = 31
 
+# Column widths (characters), so dates and amounts show in full.
+PORTFOLIO_WIDTHS = (
+    *(34, 28, 28, 40, 10, 11, 13, 11, 8, 14, 15, 14, 9, 9, 13, 9, 12, 50),
+    *(10, 10, 10, 10, 10, 30, 66),
+)
+RENT_WIDTHS = (34, 28, 6, 11, 11, 14, 15, 10, 10, 9, 36)
+DATE_WIDTHS = (11, 24, 34, 28, 70, 10, 18, 100)
+LEASE_WIDTHS = (24, 40, 11, 6, 80, 34, 40)
+HEADER_HEIGHT = 32.0  # points: two lines of a wrapped column name
+
 PORTFOLIO_FIELDS = (
     "tenant",
     "landlord",
@@ -83,10 +93,11 @@ class _Sheet:
     """A write-only sheet that types and styles each cell it appends."""
 
     def __init__(self, ws: WriteOnlyWorksheet, widths: Sequence[float]) -> None:
-        self.ws = ws
-        dimensions = ws.column_dimensions  # type: ignore[attr-defined]  # set by openpyxl
+        # openpyxl's write-only sheet has a regular sheet's column dimensions, page setup
+        # and properties at run time; its type stubs do not list them.
+        self.ws: Any = cast(Any, ws)
         for index, width in enumerate(widths):
-            dimensions[_column(index)].width = width
+            self.ws.column_dimensions[_column(index)].width = width
 
     def cell(self, value: Any, number_format: str | None = None, doubtful: bool = False) -> Any:
         plain = isinstance(value, int | float | Decimal) and not (doubtful or number_format)
@@ -101,12 +112,23 @@ class _Sheet:
             cell.fill = DOUBTFUL
         return cell
 
-    def header(self, names: Sequence[str]) -> None:
+    def print_one_page_wide(self) -> None:
+        """Printed (or saved as PDF) landscape, one page wide: the columns stay together."""
+        self.ws.page_setup.orientation = "landscape"
+        self.ws.page_setup.fitToWidth = 1
+        self.ws.page_setup.fitToHeight = 0
+        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+    def header(self, names: Sequence[str], first_row_height: float | None = None) -> None:
+        if first_row_height is not None:
+            # Wrapped column names need the height: nothing grows a written row to fit.
+            self.ws.row_dimensions[1].height = first_row_height
         row = []
         for name in names:
             cell = WriteOnlyCell(self.ws, value=name)
             cell.data_type = "s"
             cell.font = HEADER
+            cell.alignment = WRAP
             row.append(cell)
         self.ws.append(row)
 
@@ -215,16 +237,17 @@ class PortfolioWorkbook:
         self.gate = gate
         self.today = today or dt.date.today()
         self.book = Workbook(write_only=True)
-        self.portfolio = self._sheet("Portfolio", self.PORTFOLIO_COLUMNS, [34, 28, 28, 40])
-        self.rent_roll = self._sheet("Rent roll", self.RENT_COLUMNS, [34, 28, 6, 12, 12, 14, 14])
-        self.dates = self._sheet("Critical dates", self.DATE_COLUMNS, [12, 24, 34, 28, 60])
+        self.portfolio = self._sheet("Portfolio", self.PORTFOLIO_COLUMNS, PORTFOLIO_WIDTHS)
+        self.rent_roll = self._sheet("Rent roll", self.RENT_COLUMNS, RENT_WIDTHS)
+        self.dates = self._sheet("Critical dates", self.DATE_COLUMNS, DATE_WIDTHS)
         self.taken = {"portfolio", "rent roll", "critical dates"}
         self.count = 0
 
     def _sheet(self, title: str, columns: Sequence[str], widths: Sequence[float]) -> _Sheet:
         sheet = _Sheet(self.book.create_sheet(title), widths)
         sheet.ws.freeze_panes = "A2"
-        sheet.header(columns)
+        sheet.print_one_page_wide()
+        sheet.header(columns, first_row_height=HEADER_HEIGHT)
         return sheet
 
     def add(self, record: LeaseRecord) -> None:
@@ -324,7 +347,8 @@ class PortfolioWorkbook:
 
     def _lease_sheet(self, record: LeaseRecord, title: str) -> None:
         terms, row = record.terms, record.row
-        sheet = _Sheet(self.book.create_sheet(title), [24, 40, 11, 6, 80, 34, 40])
+        sheet = _Sheet(self.book.create_sheet(title), LEASE_WIDTHS)
+        sheet.print_one_page_wide()
         sheet.append(["Lease", row.doc_key])
         sheet.append(["Document hash", row.doc_hash])
         sheet.append(["State", row.state, "Reviewer", row.reviewer or "-"])
