@@ -2,8 +2,9 @@
 
 When the pipeline finishes an amendment, it is compared with the leases in the store dated
 as it says its lease is (links.py decides; no other lease can match) and its link recorded:
-``linked`` to its lease, or ``needs_review`` with the candidates and why. When it finishes a lease, the amendments still waiting are
-compared again: an amendment may arrive before its lease. A person's link or "not in the
+``linked`` to its lease, or ``needs_review`` with the candidates and why. When it finishes
+a lease, the amendments still waiting are compared again: an amendment may arrive before
+its lease. A person's link or "not in the
 store" (``method`` reviewer) is never changed by these automatic passes;
 ``lease-parser amendments relink`` runs them again by hand (after a reviewer corrected
 what an amendment states, or if linking failed when the document finished).
