@@ -314,3 +314,21 @@ class LocalCluster:
         tb: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+REVIEWER_TOKEN_FILE = "reviewer-token"
+
+
+def local_reviewer_token(data_dir: Path) -> str:
+    """The token the local reviewer signs in with (``make run`` prints it, ``make serve``
+    accepts it): made once, kept in the data directory, readable by its owner only."""
+    import secrets
+
+    path = data_dir / REVIEWER_TOKEN_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_urlsafe(24))
+    return path.read_text().strip()

@@ -18,6 +18,7 @@ from lease_parser.cli.pipeline import status, submit, unlock, worker
 from lease_parser.cli.results import results
 from lease_parser.cli.review import review
 from lease_parser.cli.run import run
+from lease_parser.cli.serve import serve
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
 
@@ -34,6 +35,7 @@ COMMANDS = (
     abstract,
     evaluate,
     run,
+    serve,
     submit,
     worker,
     status,

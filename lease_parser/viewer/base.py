@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom; fractions of the page
 
@@ -61,6 +61,7 @@ class Segment:
     change: str | None = None  # "ins" | "del"
 
 
+@runtime_checkable
 class ImageView(Protocol):
     """A document shown as page images (PDF, scans)."""
 
@@ -69,6 +70,7 @@ class ImageView(Protocol):
     def highlights(self, spans: Sequence[Span]) -> list[Highlight]: ...
 
 
+@runtime_checkable
 class TextView(Protocol):
     """A document shown as its text, page by page (DOCX)."""
 
