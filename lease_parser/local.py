@@ -332,3 +332,66 @@ def local_reviewer_token(data_dir: Path) -> str:
             with os.fdopen(fd, "w") as fh:
                 fh.write(secrets.token_urlsafe(24))
     return path.read_text().strip()
+
+
+@dataclass
+class WebServer:
+    """A real ``lease-parser serve`` (uvicorn) process on a free loopback port."""
+
+    env: dict[str, str]
+    port: int = 0
+    log_path: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> WebServer:
+        import urllib.request
+
+        self.port = self.port or free_port()
+        args = [sys.executable, "-m", "lease_parser", "serve", "--port", str(self.port)]
+        log_path = self.log_path or Path(os.devnull)
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                args,
+                env={**os.environ, **self.env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"lease-parser serve exited with {self.process.returncode} (log: {log_path})"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.url}/v1/openapi.json", timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TimeoutError(f"lease-parser serve not answering within {timeout:.0f}s")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+    def __enter__(self) -> WebServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

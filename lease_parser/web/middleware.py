@@ -5,14 +5,28 @@ from __future__ import annotations
 
 import json
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # A multipart upload's envelope (boundaries, part headers) on top of the document itself.
 ENVELOPE_BYTES = 64 * 1024
 
 
-class BodyTooLarge(Exception):
-    pass
+def _too_large_message(limit: int) -> str:
+    return (
+        f"the request body is over {limit} bytes "
+        "(LEASE_MAX_DOCUMENT_BYTES plus the multipart envelope)"
+    )
+
+
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` mid-body. An HTTPException, so the framework's body parsing
+    passes it on as it is (it turns any other error there into a 400)."""
+
+    code = "too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, _too_large_message(limit))
 
 
 class BodyLimit:
@@ -40,7 +54,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise BodyTooLarge()
+                    raise BodyTooLarge(self.limit)
             return message
 
         async def tracked(message: Message) -> None:
@@ -56,13 +70,7 @@ class BodyLimit:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {
-            "code": "too_large",
-            "message": f"the request body is over {limit} bytes "
-            "(LEASE_MAX_DOCUMENT_BYTES plus the multipart envelope)",
-        }
-    ).encode()
+    body = json.dumps({"code": "too_large", "message": _too_large_message(limit)}).encode()
     await send(
         {
             "type": "http.response.start",
