@@ -11,6 +11,7 @@ every doubtful field to be confirmed or corrected.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,8 @@ def _render_item(
         row.entered = (entered or {}).get(row.name)
     remaining = None
     if item.claim_expires_at is not None:
-        remaining = max(0, int((item.claim_expires_at - utcnow()).total_seconds()))
+        # Rounded up: the page says "expired" only once the server agrees.
+        remaining = max(0, math.ceil((item.claim_expires_at - utcnow()).total_seconds()))
     return _page(
         request,
         "item.html",
@@ -306,7 +308,9 @@ def _do(
         raw, entered[field] = correction_value(field, form)
         after = queue.correct(doc_hash, reviewer, {field: raw})
     rows = field_rows(after, {})
-    return f"/items/{doc_hash}?focus={next_focus(rows, field)}#field-{field}"
+    # No #fragment: Chrome would move the focus to that (focusable) field after the
+    # script has put it on the next one.
+    return f"/items/{doc_hash}?focus={next_focus(rows, field)}"
 
 
 def _refused(

@@ -25,6 +25,8 @@ TOKENS = {
     "ingest": "ingest-token-0123456789abcdef",
     "alice": "alice-token-0123456789abcdef",
     "bob": "bob-token-0123456789abcdefghij",
+    "carol": "carol-token-0123456789abcdefgh",
+    "dave": "dave-token-0123456789abcdefghi",
 }
 MAX_DOCUMENT_BYTES = 2_000_000  # small, so the size limit is cheap to exceed
 UPLOADED = (
