@@ -85,9 +85,10 @@ def align_offsets(source: str, text: str) -> list[int]:
     the index in ``source`` it came from, or -1 where none is found.
 
     Normalisation only deletes characters or replaces one with others (a ligature with
-    two or three letters, a curly quote with a straight one, two code points composed into
-    one), never reorders: so each character of ``text`` is matched greedily with the next
-    source character whose normalised image holds it. That lets a citation (offsets into
+    two or three letters, a curly quote with a straight one, a letter and a combining mark
+    composed into one), never reorders and never deletes a letter: so each character of
+    ``text`` is matched greedily with the next source character whose normalised image
+    holds it (or its base letter, for a composed one). That lets a citation (offsets into
     the normalised page text) be drawn where the characters are on the page (pdfium char
     indices, OCR words), whatever normalisation removed in between.
     """
@@ -95,28 +96,34 @@ def align_offsets(source: str, text: str) -> list[int]:
     j = 0
     pending = ""  # the unused rest of a multi-character image (ligatures)
     for char in text:
-        if pending and pending[0] == char:
+        base = _base(char)
+        if pending and pending[0] in (char, base):
             out.append(j - 1)
             pending = pending[1:]
             continue
         pending = ""
-        found = _find(source, j, char)
+        found = _find(source, j, char, base)
         if found is None:
             out.append(-1)
             continue
         at, image = found
         out.append(at)
         j = at + 1
-        pending = image[image.index(char) + 1 :] if char in image else ""
+        used = char if char in image else base
+        pending = image[image.index(used) + 1 :]
     return out
 
 
-def _find(source: str, start: int, char: str) -> tuple[int, str] | None:
+def _base(char: str) -> str:
+    """The letter under a composed character ("é" → "e"); the character itself otherwise."""
+    return unicodedata.normalize("NFD", char)[:1] or char
+
+
+def _find(source: str, start: int, char: str, base: str) -> tuple[int, str] | None:
     for at in range(start, min(len(source), start + _ALIGN_LOOKAHEAD)):
         image = _image(source[at])
-        if char in image or (char == "\n" and source[at] == "\r"):
+        if char in image or base in image:
             return at, image
-        # A base letter and a combining mark that NFC composes into ``char``.
-        if at + 1 < len(source) and unicodedata.normalize("NFC", source[at : at + 2]) == char:
-            return at, char
+        if char == "\n" and source[at] == "\r":
+            return at, "\n"
     return None

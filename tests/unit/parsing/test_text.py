@@ -112,5 +112,5 @@ def test_every_normalised_character_maps_in_order_to_a_source_character_that_mak
     assert offsets == sorted(offsets)
     for char, at in zip(text, offsets, strict=True):
         image = _image(raw[at])
-        composed = unicodedata.normalize("NFC", raw[at : at + 2])
-        assert char in image or char == composed or (char == "\n" and raw[at] == "\r")
+        base = unicodedata.normalize("NFD", char)[:1]  # "é" composed from "e" and U+0301
+        assert char in image or base in image or (char == "\n" and raw[at] == "\r")
