@@ -85,7 +85,9 @@ def calibrate(
             extracted = extract_file(path, settings, cache_dir)
             if extracted.extraction is not None:
                 fields = extracted.extraction.fields
-                examples += labelled_examples(path.name, fields, labels.get(path.name, {}))
+                examples += labelled_examples(
+                    path.name, fields, labels.get(path.name, {}), alternatives=True
+                )
     if reviews:
         examples += reviewed_examples(_reviewed_documents(settings.store_database_url))
     if not examples:
