@@ -140,9 +140,10 @@ class ReviewItem:
 
     @property
     def doubtful(self) -> list[str]:
-        """Fields a reviewer must check (a problem may also concern the whole document:
-        its field is then not a field name, e.g. ``*``)."""
-        return sorted({str(p["field"]) for p in self.problems} & set(FIELD_NAMES))
+        """Fields a reviewer must check, most serious first (the gate's order). A problem
+        may also concern the whole document: its field is then not a field name."""
+        named = dict.fromkeys(str(p["field"]) for p in self.problems)
+        return [name for name in named if name in FIELD_NAMES]
 
     @property
     def unchecked(self) -> list[str]:

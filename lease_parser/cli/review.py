@@ -136,13 +136,20 @@ def _print_item(item: ReviewItem) -> None:
     )
     if item.detail:
         click.echo(f"detail: {item.detail}")
+    if item.problems:
+        click.echo("check these (most serious first):")
+    for number, problem in enumerate(item.problems, start=1):
+        kind = problem.get("kind") or "invalid"
+        page = f" p.{problem['page']}" if problem.get("page") else ""
+        click.echo(f"  {number}. {problem['field']} [{kind}]{page}: {problem['problem']}")
+    # The doubtful fields first, in the order above; then the rest, which need no check.
+    # "!" marks one not checked yet; a decided one shows what was decided.
     draft = item.draft()
-    for name in FIELD_NAMES:
+    doubtful = item.doubtful
+    for name in doubtful + [n for n in FIELD_NAMES if n not in doubtful]:
         mark = _MARKS[item.decisions[name].kind] if name in item.decisions else " "
         mark = "!" if name in item.unchecked else mark
         click.echo(_field_line(name, draft.get(name) or {}, mark))
-    for problem in item.problems:
-        click.echo(f"  ! {problem['field']}: {problem['problem']}")
     for decision in item.decisions.values():
         click.echo(
             f"  {_MARKS[decision.kind]} {decision.field}: {decision.kind.value} by "

@@ -49,6 +49,16 @@ HINTS = {
     "tenant_share_percent": "a percent, e.g. 12.5",
     "currency": "ISO 4217, e.g. USD",
 }
+# The reason codes of problems (model.ProblemKind) as a reviewer reads them.
+PROBLEM_KINDS = {
+    "invalid": "invalid",
+    "failed_relation": "contradicts another value",
+    "rival_value": "the lease states another value",
+    "stated_not_read": "stated in the lease, not read",
+    "caveat": "wording leaves it open",
+    "low_probability": "low probability",
+    "document": "the document",
+}
 MONEY = frozenset({"base_rent_monthly", "base_rent_annual", "cam_monthly", "security_deposit"})
 STEP_COLUMNS = ("start", "end", "monthly", "annual", "per_sqft_annual")
 ESCALATION_KINDS = ("fixed_percent", "fixed_amount", "cpi", "schedule", "none")
@@ -147,10 +157,25 @@ def _problems_of(item: ReviewItem) -> dict[str, list[dict[str, str]]]:
     out: dict[str, list[dict[str, str]]] = {}
     for problem in item.problems:
         name = str(problem.get("field"))
+        kind = str(problem.get("kind") or "")
         out.setdefault(name, []).append(
-            {"text": str(problem.get("problem", "")), "kind": str(problem.get("kind") or "")}
+            {
+                "text": str(problem.get("problem", "")),
+                "kind": PROBLEM_KINDS.get(kind, kind.replace("_", " ")),
+                "page": str(problem.get("page") or ""),
+            }
         )
     return out
+
+
+def document_problems(item: ReviewItem) -> list[dict[str, str]]:
+    """Problems about the document as a whole (a blank form, too few fields stated)."""
+    return [
+        problem
+        for name, problems in _problems_of(item).items()
+        if name not in FIELD_NAMES
+        for problem in problems
+    ]
 
 
 def cited_spans(stored: dict[str, Any]) -> list[Span]:
@@ -167,6 +192,8 @@ def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[Fiel
         stored = item.fields.get(name) or {}
         provenance = stored.get("provenance") or {}
         spans = cited_spans(stored)
+        # "Stated, not read" has no citation, only the page where the lease states it.
+        pages = [int(p["page"]) for p in problems.get(name, []) if p["page"]]
         rows.append(
             FieldRow(
                 name=name,
@@ -174,7 +201,7 @@ def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[Fiel
                 value=draft[name]["value"],
                 pipeline_value=stored.get("value"),
                 confidence=stored.get("confidence") if stored else None,
-                page=provenance.get("page"),
+                page=provenance.get("page") or (pages[0] if pages else None),
                 snippet=provenance.get("text"),
                 problems=problems.get(name, []),
                 decision=item.decisions.get(name),

@@ -44,6 +44,7 @@ from lease_parser.web.item_view import (
     STEP_COLUMNS,
     DocumentPane,
     all_spans,
+    document_problems,
     field_rows,
     next_focus,
     text_pane,
@@ -219,6 +220,7 @@ def _render_item(
         step_columns=STEP_COLUMNS,
         escalation_kinds=ESCALATION_KINDS,
         document_errors=(errors or {}).get("*", []),
+        document_problems=document_problems(item),
     )
 
 

@@ -502,12 +502,12 @@ def test_correcting_one_field_commits_nothing_and_approve_names_the_unchecked_on
     queue.claim(doc_hash, "alice")
     item = queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc. (DE)"})
     assert item.state == "review"
-    assert item.unchecked == ["landlord", "premises_address"]
+    assert item.unchecked == ["premises_address", "landlord"]  # in the item's order
     with pytest.raises(ReviewRefused) as refused:
         queue.approve(doc_hash, "alice")
-    assert "not checked: landlord, premises_address" in refused.value.message
-    assert [p.field for p in refused.value.problems] == ["landlord", "premises_address"]
-    assert "0.57" in refused.value.problems[1].problem  # why it was doubtful
+    assert "not checked: premises_address, landlord" in refused.value.message
+    assert [p.field for p in refused.value.problems] == ["premises_address", "landlord"]
+    assert "0.57" in refused.value.problems[0].problem  # why it was doubtful
     item = queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, LLC"})  # again
     queue.confirm(doc_hash, "alice", ["landlord"])
     queue.correct(doc_hash, "alice", {"premises_address": ""})  # not stated

@@ -45,6 +45,8 @@
         }
       });
     }
+    // Nothing cited (a field stated but not read): its page, if the pipeline named one.
+    first = first || (field.dataset.page && document.getElementById("page-" + field.dataset.page));
     if (first) first.scrollIntoView({ block: "center", behavior: "auto" });
   }
 
