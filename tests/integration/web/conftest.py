@@ -1,7 +1,7 @@
 """One real stack for the web tests of this package: redis-server, a `lease-parser worker`,
 the SQLite store and file object store under one data directory, and `lease-parser serve`
 (uvicorn) on a free port. The samples are uploaded through the API at the start and the
-worker processes them (a gate of 0.99 keeps them all in review), so the workspace tests
+worker processes them (a gate of 0.999 keeps them all in review), so the workspace tests
 open items the real pipeline made. Started once (package scope): it is the expensive part.
 """
 
@@ -97,7 +97,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     pipeline = make_pipeline(
         root,
         redis_server,
-        LEASE_CONFIDENCE_GATE="0.99",
+        LEASE_CONFIDENCE_GATE="0.999",
         LEASE_MAX_DOCUMENT_BYTES=str(MAX_DOCUMENT_BYTES),
     )
     worker: WorkerProcess | None = None

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from lease_parser.abstract import abstract_document
 from lease_parser.local import WebServer
-from lease_parser.model import FieldProblem, result_json
+from lease_parser.model import FieldProblem, ProblemKind, result_json
 from lease_parser.review import ReviewQueue
 from lease_parser.store import DocumentState, Outcome
 from tests.integration.conftest import SAMPLES
@@ -276,7 +276,12 @@ def stage_three_doubts(stack: WebStack) -> tuple[str, list[str]]:
     stated = [n for n, f in fields.items() if f["value"] is not None]
     doubtful = sorted(stated, key=lambda n: fields[n]["confidence"])[:3]
     problems = [
-        FieldProblem(field=n, problem=f"confidence {fields[n]['confidence']:.2f}").model_dump()
+        FieldProblem(
+            field=n,
+            problem=f"probability {fields[n]['confidence']:.2f}",
+            kind=ProblemKind.LOW_PROBABILITY,
+            page=fields[n]["provenance"]["page"],
+        ).model_dump()
         for n in doubtful
     ]
     store = stack.pipeline.runtime.store
