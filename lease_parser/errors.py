@@ -17,12 +17,15 @@
     │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
     │   ├── BrokerUnavailable   Redis connection errors
     │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
-    ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused (backpressure)
-    └── ConfigurationError      bad settings; raised at start-up with how to fix it
+    ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused   [broker_full]
+    └── ConfigurationError      bad settings; raised at start-up with how to fix it [configuration]
 
 Each class carries structured context (key, page, detail) and a ``reason`` from ``Reason``.
 Library exceptions are translated once, at the adapter that calls the library (storage,
-parsing), and re-raised from the original.
+parsing, store), and re-raised from the original; what can still escape to a boundary (a
+Redis or kombu error from the broker) is translated by ``lease_parser.translate``, the one
+table both the tasks' failure path and the CLI use. What each class means for a document
+(retry, review, dead) is decided once, in ``lease_parser.outcomes``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class Reason(StrEnum):
     LOW_CONFIDENCE = "low_confidence"
     SCHEMA_INVALID = "schema_invalid"
     NEEDS_CREDENTIAL = "needs_credential"
+    NOT_A_LEASE = "not_a_lease"
     CORRUPT = "corrupt"
     EMPTY = "empty"
     TOO_LARGE = "too_large"
@@ -47,6 +51,8 @@ class Reason(StrEnum):
     NOT_FOUND = "not_found"
     STORAGE_FORBIDDEN = "storage_forbidden"
     MESSAGE_TOO_LARGE = "message_too_large"
+    CONFIGURATION = "configuration"
+    BROKER_FULL = "broker_full"
     RETRIES_EXHAUSTED = "retries_exhausted"
     TIME_LIMIT = "time_limit"
     WORKER_LOST = "worker_lost"
@@ -75,9 +81,13 @@ class LeaseParserError(Exception):
 class ConfigurationError(LeaseParserError):
     """Settings that cannot work; raised at start-up with a message saying how to fix them."""
 
+    reason = Reason.CONFIGURATION
+
 
 class BrokerFullError(LeaseParserError):
     """The broker refused a publish because it is at ``maxmemory`` (noeviction)."""
+
+    reason = Reason.BROKER_FULL
 
 
 class PermanentError(LeaseParserError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lease_parser.errors import EncryptedDocument, LeaseParserError, PermanentError, Reason
+from lease_parser.errors import Reason
 from lease_parser.model import CORE_FIELDS, FieldProblem, LeaseAbstraction, Route
 
 # A document must state at least this many core fields to be committed unreviewed.
@@ -60,12 +60,3 @@ def route_after_normalization(
             doubtful = [FieldProblem(field="*", problem="too few core fields stated")]
         return RoutingDecision(Route.REVIEW, Reason.LOW_CONFIDENCE, confidence, doubtful)
     return RoutingDecision(Route.COMMITTED, None, confidence, [])
-
-
-def route_for_error(exc: LeaseParserError) -> tuple[Route, Reason]:
-    """Where a document goes when the core gave up on it: a password → review, else dead."""
-    if isinstance(exc, EncryptedDocument):
-        return Route.REVIEW, Reason.NEEDS_CREDENTIAL
-    if isinstance(exc, PermanentError):
-        return Route.DEAD, exc.reason
-    return Route.DEAD, Reason.RETRIES_EXHAUSTED

@@ -13,15 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lease_parser.errors import (
-    CorruptDocument,
-    EncryptedDocument,
-    LeaseParserError,
-    Reason,
-    StorageUnavailable,
-)
+from lease_parser.errors import Reason
 from lease_parser.extraction.base import RawField
-from lease_parser.gate import MIN_CORE_FIELDS_STATED, route_after_normalization, route_for_error
+from lease_parser.gate import MIN_CORE_FIELDS_STATED, route_after_normalization
 from lease_parser.model import CORE_FIELDS, Route
 from lease_parser.normalization import normalize_fields
 
@@ -209,19 +203,6 @@ def test_a_review_item_says_why_each_field_is_doubtful() -> None:
     assert problem.field == "base_rent_monthly"
     assert "0.55" in problem.problem
     assert "other amounts also stated" in problem.problem
-
-
-@pytest.mark.parametrize(
-    ("error", "route", "reason"),
-    [
-        (EncryptedDocument("needs a password"), Route.REVIEW, Reason.NEEDS_CREDENTIAL),
-        (CorruptDocument("broken xref"), Route.DEAD, Reason.CORRUPT),
-        (StorageUnavailable("503"), Route.DEAD, Reason.RETRIES_EXHAUSTED),
-    ],
-    ids=["needs_credential", "permanent", "transient after retries"],
-)
-def test_route_for_error(error: LeaseParserError, route: Route, reason: Reason) -> None:
-    assert route_for_error(error) == (route, reason)
 
 
 @given(
