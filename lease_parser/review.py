@@ -35,12 +35,15 @@ from sqlalchemy import ColumnElement, and_, or_, select, update
 
 from lease_parser.corrections import apply_corrections, commit_problems
 from lease_parser.errors import LeaseParserError, Reason
+from lease_parser.hashes import UnknownHash
 from lease_parser.model import FieldProblem
 from lease_parser.store import DocumentRow, DocumentState, EventRow, Store, as_utc, utcnow
 
 # Each lost claim race means another reviewer just got an item; this bounds the retries
 # of one call in a stampede (with SKIP LOCKED on PostgreSQL races are rare anyway).
 MAX_CLAIM_ATTEMPTS = 20
+# The stated reason when a reviewer confirms the pipeline's "not a lease" flag.
+NOT_A_LEASE_REJECTION = "not a lease"
 
 
 class ReviewRefused(LeaseParserError):
@@ -51,7 +54,7 @@ class ReviewRefused(LeaseParserError):
         self.problems = problems or []
 
 
-class ItemNotFound(ReviewRefused):
+class ItemNotFound(ReviewRefused, UnknownHash):
     """No document with that hash."""
 
 
@@ -256,12 +259,16 @@ class ReviewQueue:
         values = _commit_values(fields, record)
         return self._decide(item, reviewer, values, "corrected", {"corrections": record})
 
-    def reject(self, doc_hash: str, reviewer: str, reason: str) -> DocumentRow:
-        """Refuse the document (not a lease, illegible, wrong file): dead, with the reason."""
-        why = reason.strip()
+    def reject(self, doc_hash: str, reviewer: str, reason: str = "") -> DocumentRow:
+        """Refuse the document (not a lease, illegible, wrong file): dead, with the reason.
+
+        An item the pipeline flagged ``not_a_lease`` needs no stated reason: confirming
+        the flag is the one step.
+        """
+        item = self._decidable(doc_hash, reviewer)
+        why = reason.strip() or (NOT_A_LEASE_REJECTION if item.reason == Reason.NOT_A_LEASE else "")
         if not why:
             raise ReviewRefused("a rejection needs a reason (--reason)")
-        item = self._decidable(doc_hash, reviewer)
         values = {"state": DocumentState.DEAD, "reason": Reason.REJECTED_BY_REVIEWER, "detail": why}
         return self._decide(item, reviewer, values, Reason.REJECTED_BY_REVIEWER, {"reason": why})
 

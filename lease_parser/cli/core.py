@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.abstract import abstract_document
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.evaluation import (
-    DocumentOutcome,
-    EvalReport,
-    evaluate_directory,
-    load_labels,
-    unmet_targets,
-)
-from lease_parser.model import CORE_FIELDS, AbstractionResult, result_json
+
+if TYPE_CHECKING:
+    from lease_parser.evaluation import DocumentOutcome, EvalReport
+    from lease_parser.model import AbstractionResult
 
 
 def _print_human(path: Path, result: AbstractionResult) -> None:
+    from lease_parser.model import result_json
+
     click.echo(
         f"{path.name}: {result.route.value}"
         + (f" ({result.reason.value})" if result.reason else "")
@@ -51,6 +49,9 @@ def abstract(file: Path, password: str | None, as_json: bool) -> None:
 
     Exits 0 whenever a route was reached, even `dead`; non-zero only if it could not run.
     """
+    from lease_parser.abstract import abstract_document
+    from lease_parser.model import result_json
+
     settings = settings_from_env()
     result = abstract_document(file.read_bytes(), settings, password=password)
     if as_json:
@@ -64,6 +65,8 @@ def _fmt(value: float | None) -> str:
 
 
 def _print_report(report: EvalReport) -> None:
+    from lease_parser.model import CORE_FIELDS
+
     click.echo(
         f"{'field':22} {'prec':>5} {'rec':>5} {'f1':>5} {'supp':>5} {'gate✓':>6} {'gate✗':>6}"
     )
@@ -110,7 +113,7 @@ def _print_report(report: EvalReport) -> None:
     "labels_path",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Labels JSON: {file: {field: value | null}} (FIELDS.md).",
+    help="Labels JSON: {file: {field: value | null}} (docs/fields.md).",
 )
 @click.option(
     "--cache-dir",
@@ -129,6 +132,8 @@ def evaluate(
     directory: Path, labels_path: Path, cache_dir: Path | None, check: bool, as_json: bool
 ) -> None:
     """Abstract every document in DIRECTORY in this process and score it against labels."""
+    from lease_parser.evaluation import evaluate_directory, load_labels, unmet_targets
+
     settings = settings_from_env()
     try:
         labels = load_labels(labels_path)
@@ -149,4 +154,4 @@ def evaluate(
         _print_report(report)
     unmet = unmet_targets(report)
     if check and unmet:
-        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED)
+        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED, printed=True)

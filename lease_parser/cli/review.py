@@ -7,19 +7,24 @@ The queue lives in the canonical store, so these commands need only ``LEASE_STOR
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.corrections import parse_corrections
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    print_json,
+    resolve_hash,
+    settings_from_env,
+)
 from lease_parser.errors import Reason
-from lease_parser.export import document_json
-from lease_parser.model import FIELD_NAMES
-from lease_parser.review import ItemNotFound, ReviewItem, ReviewQueue, ReviewRefused
-from lease_parser.store import DocumentRow, Store, utcnow
+
+if TYPE_CHECKING:
+    from lease_parser.review import ReviewItem, ReviewQueue
+    from lease_parser.store import DocumentRow
 
 reviewer_option = click.option(
     "--reviewer",
@@ -30,25 +35,21 @@ reviewer_option = click.option(
 
 
 def _queue() -> ReviewQueue:
+    from lease_parser.review import ReviewQueue
+    from lease_parser.store import Store
+
     settings = settings_from_env()
     return ReviewQueue(Store(settings.store_database_url), settings.review_claim_ttl)
 
 
-@contextmanager
-def _refusals(as_json: bool) -> Iterator[None]:
-    """A refused action exits non-zero with the reason (and, with --json, the problems)."""
-    try:
-        yield
-    except ReviewRefused as exc:
-        if as_json:
-            problems = [p.model_dump() for p in exc.problems]
-            print_json({"ok": False, "error": exc.message, "problems": problems})
-        code = ExitCode.NOT_FOUND if isinstance(exc, ItemNotFound) else ExitCode.FAILED
-        fail(exc.message, code)
+def _resolved(queue: ReviewQueue, doc_hash: str) -> str:
+    return resolve_hash(queue.store, doc_hash)
 
 
 def _age(since: dt.datetime) -> str:
     """How long an item has waited: 3h07m, or 2d05h past a day."""
+    from lease_parser.store import utcnow
+
     hours, minutes = divmod(int((utcnow() - since).total_seconds() // 60), 60)
     return f"{hours // 24}d{hours % 24:02}h" if hours >= 24 else f"{hours}h{minutes:02}m"
 
@@ -91,8 +92,6 @@ def claim(reviewer: str, as_json: bool) -> None:
     """Claim the next item (or renew the one you hold). Exits 5 when the queue is empty."""
     item = _queue().claim_next(reviewer)
     if item is None:
-        if as_json:
-            print_json(None)
         fail("the review queue is empty", ExitCode.NOT_FOUND)
     if as_json:
         print_json(item.to_json())
@@ -101,12 +100,12 @@ def claim(reviewer: str, as_json: bool) -> None:
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
     """One item: each field with its value, confidence, page and source snippet."""
-    with _refusals(as_json):
-        item = _queue().item(doc_hash.lower())
+    queue = _queue()
+    item = queue.item(_resolved(queue, doc_hash))
     if as_json:
         print_json(item.to_json())
     else:
@@ -123,13 +122,17 @@ def _print_item(item: ReviewItem) -> None:
     )
     if item.detail:
         click.echo(f"detail: {item.detail}")
+    from lease_parser.model import FIELD_NAMES
+
     doubtful = set(item.doubtful)
     for name in FIELD_NAMES:
         click.echo(_field_line(name, item.fields.get(name) or {}, name in doubtful))
     for problem in item.problems:
         click.echo(f"  ! {problem['field']}: {problem['problem']}")
     if item.reason == Reason.NEEDS_CREDENTIAL:
-        click.echo(f"needs its password: lease-parser unlock {item.doc_hash}")
+        click.echo(f"needs its password: lease-parser unlock {item.doc_hash[:12]}")
+    if item.reason == Reason.NOT_A_LEASE:
+        click.echo(f"not a lease? confirm with: lease-parser review reject {item.doc_hash[:12]}")
 
 
 def _field_line(name: str, field: dict[str, Any], doubtful: bool) -> str:
@@ -144,6 +147,8 @@ def _field_line(name: str, field: dict[str, Any], doubtful: bool) -> str:
 
 
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
+    from lease_parser.export import document_json
+
     if as_json:
         print_json(document_json(row))
         return
@@ -154,18 +159,18 @@ def _print_decision(row: DocumentRow, as_json: bool) -> None:
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @reviewer_option
 @json_option
 def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
     """Commit the values as they are (source review, with your name)."""
-    with _refusals(as_json):
-        row = _queue().approve(doc_hash.lower(), reviewer)
+    queue = _queue()
+    row = queue.approve(_resolved(queue, doc_hash), reviewer)
     _print_decision(row, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.argument("changes", nargs=-1, required=True, metavar="FIELD=VALUE...")
 @reviewer_option
 @json_option
@@ -175,50 +180,60 @@ def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: boo
     Money and decimals as plain numbers (12500.00), dates as YYYY-MM-DD, rent_schedule and
     escalation as JSON; an empty value (field=) means the lease does not state it.
     """
+    from lease_parser.corrections import parse_corrections
+
     try:
         pairs = parse_corrections(list(changes))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
-    with _refusals(as_json):
-        row = _queue().correct(doc_hash.lower(), reviewer, pairs)
+    queue = _queue()
+    row = queue.correct(_resolved(queue, doc_hash), reviewer, pairs)
     _print_decision(row, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
-@click.option("--reason", "why", required=True, help="Why: not a lease, illegible, wrong file…")
+@click.argument("doc_hash", type=HASH)
+@click.option(
+    "--reason",
+    "why",
+    default="",
+    help="Why: illegible, wrong file… Required unless the item is flagged not_a_lease "
+    "(then rejecting confirms it: 'not a lease').",
+)
 @reviewer_option
 @json_option
 def reject(doc_hash: str, why: str, reviewer: str, as_json: bool) -> None:
     """Refuse the document: state dead, reason rejected_by_reviewer, your reason kept."""
-    with _refusals(as_json):
-        row = _queue().reject(doc_hash.lower(), reviewer, why)
+    queue = _queue()
+    row = queue.reject(_resolved(queue, doc_hash), reviewer, why)
     _print_decision(row, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @reviewer_option
 @json_option
 def release(doc_hash: str, reviewer: str, as_json: bool) -> None:
     """Give a claimed item back to the queue without deciding it."""
-    with _refusals(as_json):
-        _queue().release(doc_hash.lower(), reviewer)
+    queue = _queue()
+    full = _resolved(queue, doc_hash)
+    queue.release(full, reviewer)
     if as_json:
-        print_json({"ok": True, "doc_hash": doc_hash.lower()})
+        print_json({"ok": True, "doc_hash": full})
     else:
-        click.echo(f"released {doc_hash[:12]}")
+        click.echo(f"released {full[:12]}")
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.argument("priority", type=int)
 @json_option
 def prioritize(doc_hash: str, priority: int, as_json: bool) -> None:
     """Set an item's priority (higher is handed out first; default 0)."""
-    with _refusals(as_json):
-        _queue().prioritize(doc_hash.lower(), priority)
+    queue = _queue()
+    full = _resolved(queue, doc_hash)
+    queue.prioritize(full, priority)
     if as_json:
-        print_json({"ok": True, "doc_hash": doc_hash.lower(), "priority": priority})
+        print_json({"ok": True, "doc_hash": full, "priority": priority})
     else:
-        click.echo(f"{doc_hash[:12]} priority {priority}")
+        click.echo(f"{full[:12]} priority {priority}")

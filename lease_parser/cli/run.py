@@ -6,11 +6,14 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.batch import RunRow, collect_files, run_files, totals
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+
+if TYPE_CHECKING:
+    from lease_parser.batch import RunRow
 
 
 def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -18,6 +21,8 @@ def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _print_table(rows: list[RunRow]) -> None:
+    from lease_parser.batch import totals
+
     header = (
         f"{'document':38} {'route':10} {'reason':16} {'conf':>5}  {'landlord':24} "
         f"{'tenant':24} {'monthly rent':>13} {'term':>4}"
@@ -56,6 +61,8 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
 
     Data (Redis AOF, object store, SQLite store, worker logs) goes under LEASE_DATA_DIR.
     """
+    from lease_parser.batch import collect_files, run_files
+
     settings = settings_from_env()
     files = collect_files(paths)
     if not files:
@@ -91,4 +98,4 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
     else:
         _print_table(rows)
     if any(r.state == "pending" for r in rows):
-        fail(f"some documents did not finish within {timeout:.0f}s", ExitCode.FAILED)
+        fail(f"some documents did not finish within {timeout:.0f}s", ExitCode.FAILED, printed=True)

@@ -100,7 +100,7 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
     )
 
     code, empty, err = run(data_dir, "review", "claim", "--reviewer", "alice", "--json")
-    assert (code, empty) == (5, None)
+    assert (code, empty["ok"], empty["error"]) == (5, False, "the review queue is empty")
     assert "queue is empty" in err
 
 
@@ -118,7 +118,7 @@ def test_the_human_screens_show_what_a_reviewer_needs(store: Store, data_dir: Pa
     assert '"... base_rent_monthly ..."' in out  # the source snippet
     assert "p.1" in out
     code, out, _ = run(data_dir, "review", "show", locked)
-    assert f"lease-parser unlock {locked}" in out
+    assert f"lease-parser unlock {locked[:12]}" in out
     code, out, _ = run(
         data_dir, "review", "correct", doc_hash, "lease_date=2024-03-16", "--reviewer", "alice"
     )
