@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic import Field as PydanticField
 
 from lease_parser.errors import Reason
@@ -75,6 +75,10 @@ class Money(BaseModel):
 class RentStep(BaseModel):
     """One period of base rent. ``start``/``end`` are dates or 1-based month numbers."""
 
+    # A key the model does not know is refused, not dropped: a reviewer's typo
+    # ("monthy") would otherwise commit a step without its rent.
+    model_config = ConfigDict(extra="forbid")
+
     start: dt.date | int | None = None
     end: dt.date | int | None = None
     monthly: Decimal | None = PydanticField(default=None, ge=0)
@@ -91,8 +95,23 @@ class EscalationKind(StrEnum):
 
 
 class Escalation(BaseModel):
+    """How base rent grows: ``rate`` is the percent (fixed_percent) or the amount
+    (fixed_amount) per step; CPI, a schedule, or none need no rate."""
+
+    # Unknown keys refused: {"kind": "fixed_percent", "percent": "2.5"} once committed
+    # rate null.
+    model_config = ConfigDict(extra="forbid")
+
     kind: EscalationKind
-    rate: Decimal | None = None
+    rate: Decimal | None = PydanticField(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _fixed_kinds_state_their_rate(self) -> Escalation:
+        if self.kind in (EscalationKind.FIXED_PERCENT, EscalationKind.FIXED_AMOUNT) and (
+            self.rate is None
+        ):
+            raise ValueError(f"a {self.kind.value} escalation needs its rate")
+        return self
 
 
 class LeaseAbstraction(BaseModel):

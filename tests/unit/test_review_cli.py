@@ -152,3 +152,22 @@ def test_usage_errors_and_unknown_documents(store: Store, data_dir: Path) -> Non
     code, _, err = run(data_dir, "review", "approve", doc_hash, "--reviewer", "alice")
     assert code == 1
     assert "not in review: it is committed" in err
+
+
+def test_a_malformed_escalation_is_refused_and_nothing_is_committed(
+    store: Store, data_dir: Path
+) -> None:
+    doc_hash = add_document(store)
+    bad = 'escalation={"kind":"fixed_percent","percent":"2.5"}'
+    code, refused, _ = run(
+        data_dir, "review", "correct", doc_hash[:12], bad, "--reviewer", "alice", "--json"
+    )
+    assert code == 1
+    assert refused["ok"] is False
+    [problem] = refused["problems"]
+    assert problem["field"] == "escalation"
+    assert "percent" in problem["problem"]
+    assert '"rate"' in problem["problem"]  # the expected form
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.corrections) == ("review", None)
