@@ -192,3 +192,28 @@ def test_submit_refuses_a_malformed_hash_at_once(pipeline: Pipeline, bad_hash: s
     assert done.returncode == ExitCode.USAGE
     assert "64 hex digits" in done.stderr
     assert queued(pipeline) == 0
+
+
+def test_resubmitting_final_content_says_duplicate_and_queues_nothing(
+    pipeline: Pipeline,
+) -> None:
+    """Item 8: the receipt tells the truth instead of "pending" for a submission skipped later."""
+    doc_hash = dead_document(pipeline)  # any final state; dead is one
+    pipeline.put("again/retail.pdf", (SAMPLES / "maple_grove_retail_lease.pdf").read_bytes())
+    done = run_cli(pipeline, "submit", "again/retail.pdf", "--json")
+    assert done.returncode == 0, done.stderr
+    receipt = json.loads(done.stdout)
+    assert (receipt["doc_hash"], receipt["state"], receipt["document_state"]) == (
+        doc_hash,
+        "duplicate",
+        "dead",
+    )
+    assert queued(pipeline) == 0
+    submission = pipeline.runtime.store.submission(receipt["task_id"])
+    assert submission is not None
+    assert submission.state == "duplicate"
+    human = run_cli(pipeline, "submit", "again/retail.pdf")
+    assert "duplicate" in human.stdout
+    assert "already dead" in human.stdout
+    assert "submitted" not in human.stdout
+    assert queued(pipeline) == 0
