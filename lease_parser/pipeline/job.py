@@ -21,6 +21,7 @@ from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.redaction import redact
 from lease_parser.settings import Settings
 from lease_parser.storage import fetch
 from lease_parser.store import DocumentState, Outcome
@@ -90,7 +91,7 @@ class Job:
         outcome = Outcome(
             state=DocumentState(result.route.value),
             reason=result.reason,
-            detail=result.detail,
+            detail=redact(result.detail) if result.detail else None,
             kind=as_json["kind"],
             confidence=result.confidence,
             fields=as_json["fields"],
