@@ -12,12 +12,11 @@ import datetime as dt
 import json
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from lease_parser import model as model_module
-from lease_parser.extraction.base import RawField
 from lease_parser.model import (
     DocumentKind,
     Field,
@@ -26,6 +25,9 @@ from lease_parser.model import (
     Money,
     Provenance,
 )
+
+if TYPE_CHECKING:  # a type only: review screens type values without loading the extractors
+    from lease_parser.extraction.base import RawField
 
 
 def value_type(name: str, model: type[LeaseAbstraction] | None = None) -> Any:
