@@ -12,10 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lease_parser.errors import Reason
-from lease_parser.model import CORE_FIELDS, FieldProblem, LeaseAbstraction, Route
+from lease_parser.model import CORE_FIELDS, DocumentKind, FieldProblem, LeaseAbstraction, Route
 
 # A document must state at least this many core fields to be committed unreviewed.
 MIN_CORE_FIELDS_STATED = 3
+NOT_A_LEASE = FieldProblem(
+    field="*",
+    problem="does not read as a lease (no lease language, or an invoice/statement/receipt): "
+    "reject it, or approve/correct it if it is one",
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,9 @@ def route_after_normalization(
 ) -> RoutingDecision:
     """Schema problems → review whatever the score; below the gate → review; else commit."""
     confidence = aggregate_confidence(abstraction)
+    if abstraction.kind is DocumentKind.NOT_A_LEASE:
+        # Whatever the values: a reviewer confirms (rejects) or overrides, in one step.
+        return RoutingDecision(Route.REVIEW, Reason.NOT_A_LEASE, confidence, [NOT_A_LEASE])
     if problems:
         return RoutingDecision(Route.REVIEW, Reason.SCHEMA_INVALID, confidence, problems)
     if confidence < gate:

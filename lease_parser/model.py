@@ -34,6 +34,8 @@ class DocumentKind(StrEnum):
     SUBLEASE = "sublease"
     AMENDMENT = "amendment"
     FORM = "form"
+    # An invoice, a statement, a letter…: routed to review as `not_a_lease` (gate.py).
+    NOT_A_LEASE = "not_a_lease"
 
 
 class Provenance(BaseModel):
