@@ -1,6 +1,6 @@
 """The canonical model: every extracted value is a ``Field[T]`` with confidence and provenance.
 
-Names follow FIELDS.md; the JSON output, the store, review screens and eval labels all use
+Names follow docs/fields.md; the JSON output, the store, review screens and eval labels all use
 them. Money is ``Decimal`` with two places, never a float.
 """
 
@@ -117,7 +117,7 @@ class Escalation(BaseModel):
 
 
 class LeaseAbstraction(BaseModel):
-    """The typed abstraction of one document. Field names are FIELDS.md's."""
+    """The typed abstraction of one document. Field names are docs/fields.md's."""
 
     kind: DocumentKind = DocumentKind.LEASE
     landlord: Field[str] = PydanticField(default_factory=Field)
@@ -216,7 +216,7 @@ def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str
 
 
 def result_json(result: AbstractionResult) -> dict[str, Any]:
-    """The one-object JSON form DESIGN.md gives for ``abstract FILE --json``."""
+    """The one-object JSON form of ``abstract FILE --json`` (docs/fields.md)."""
     return {
         "route": result.route.value,
         "reason": result.reason.value if result.reason else None,

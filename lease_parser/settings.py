@@ -2,7 +2,7 @@
 
 Built at the edges (CLI, Celery app factory, test fixtures) and passed down; core code
 never reads ``os.environ``. Environment names are ``LEASE_<FIELD>``; nested sections use
-``__`` (``LEASE_TIME_LIMITS__OCR__HARD=1200``). The names DESIGN.md fixes
+``__`` (``LEASE_TIME_LIMITS__OCR__HARD=1200``). The names docs/architecture.md fixes
 (``LEASE_BROKER_URL``, ``LEASE_RESULT_BACKEND``, ``LEASE_OBJECT_STORE``,
 ``LEASE_S3_ENDPOINT_URL``, ``LEASE_STORE_URL``, ``LEASE_CONFIDENCE_GATE``,
 ``LEASE_DATA_DIR``) are deployment contracts: do not rename them.

@@ -20,6 +20,16 @@ def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # so the cluster's clean-up runs on SIGTERM as on Ctrl-C
 
 
+def shorten_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, cut in the middle so its end (a file's
+    extension, a lease's distinguishing suffix) survives: never "…_changes.doc" for .docx."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    tail = keep // 2
+    return f"{text[: keep - tail]}…{text[-tail:]}"
+
+
 def _print_table(rows: list[RunRow]) -> None:
     from lease_parser.batch import totals
 
@@ -33,7 +43,7 @@ def _print_table(rows: list[RunRow]) -> None:
         conf = f"{r.confidence:.2f}" if r.confidence is not None else ""
         route = r.state + ("*" if r.duplicate else "")
         click.echo(
-            f"{r.path.name[:38]:38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
+            f"{shorten_middle(r.path.name, 38):38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
             f"{r.value('landlord')[:24]:24} {r.value('tenant')[:24]:24} "
             f"{r.value('base_rent_monthly'):>13} {r.value('term_months'):>4}"
         )

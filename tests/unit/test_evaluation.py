@@ -1,4 +1,4 @@
-"""The eval harness: FIELDS.md comparison rules and the gate metrics, on synthetic outcomes."""
+"""The eval harness: the comparison rules of docs/fields.md and the gate metrics, on synthetic outcomes."""
 
 from __future__ import annotations
 
