@@ -42,8 +42,9 @@ def _print_table(rows: list[RunRow]) -> None:
     for r in rows:
         conf = f"{r.confidence:.2f}" if r.confidence is not None else ""
         route = r.state + ("*" if r.duplicate else "")
+        name = shorten_middle(r.path.name, 38)
         click.echo(
-            f"{shorten_middle(r.path.name, 38):38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
+            f"{name:38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
             f"{r.value('landlord')[:24]:24} {r.value('tenant')[:24]:24} "
             f"{r.value('base_rent_monthly'):>13} {r.value('term_months'):>4}"
         )
