@@ -8,6 +8,7 @@ test, and so does a scenario that exits otherwise, or one that prints a tracebac
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -135,3 +136,24 @@ def test_a_store_password_never_reaches_the_terminal(
         assert "pg-secret-77" not in done.stdout + done.stderr
         assert "bob:***@" in done.stdout + done.stderr or code == 6
         assert "Traceback" not in done.stderr
+
+
+def test_errors_are_json_under_json_and_each_not_found_is_5(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    env = {
+        "LEASE_DATA_DIR": str(tmp_path / "data"),
+        "LEASE_BROKER_URL": f"{redis_server.url}/0",
+        "LEASE_RESULT_BACKEND": f"{redis_server.url}/1",
+    }
+    down = cli(
+        {**env, "LEASE_BROKER_URL": f"redis://127.0.0.1:{free_port()}/0"}, "dead", "list", "--json"
+    )
+    assert down.returncode == 6
+    error = json.loads(down.stdout)
+    assert (error["ok"], error["exit_code"], error["type"]) == (False, 6, "broker_unavailable")
+    missing_object = cli(env, "submit", "incoming/never-uploaded.pdf", "--json")
+    assert missing_object.returncode == 5, missing_object.stderr
+    assert json.loads(missing_object.stdout)["type"] == "object_not_found"
+    assert cli(env, "results", "show", UNKNOWN).returncode == 5
+    assert cli(env, "review", "claim", "--reviewer", "alice").returncode == 5  # empty queue

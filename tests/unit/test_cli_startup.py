@@ -77,3 +77,16 @@ def test_status_loads_the_store_and_nothing_else(tmp_path: Path) -> None:
 def test_review_list_needs_no_broker_and_no_parser(tmp_path: Path) -> None:
     loaded_by(["review", "list"], tmp_path)
     assert loaded_by(["review", "list"], tmp_path) == ["sqlalchemy"]
+
+
+def test_every_command_is_listed_with_a_summary_and_loads() -> None:
+    import click
+
+    from lease_parser.cli import COMMANDS, SUMMARIES, cli
+
+    assert list(COMMANDS) == list(SUMMARIES)
+    ctx = click.Context(cli)
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        assert command.name == name
