@@ -50,13 +50,18 @@ def record(pipeline: Pipeline, doc_hash: str) -> dict[str, Any]:
     }
 
 
+def final_document(pipeline: Pipeline, key: str, data: bytes, outcome: Outcome) -> str:
+    """``data`` uploaded at ``key`` and recorded final as the pipeline records it."""
+    doc_hash = hashlib.sha256(data).hexdigest()
+    pipeline.put(key, data)
+    store = pipeline.runtime.store
+    store.register_submission("first", key, doc_hash)
+    assert store.finish(doc_hash, "first", outcome)
+    return doc_hash
+
+
 def dead_document(pipeline: Pipeline) -> str:
     """A retail lease that went dead (its upload was late) and whose file is now in place."""
-    data = (SAMPLES / "maple_grove_retail_lease.pdf").read_bytes()
-    doc_hash = hashlib.sha256(data).hexdigest()
-    pipeline.put("late/retail.pdf", data)
-    store = pipeline.runtime.store
-    store.register_submission("first", "late/retail.pdf", doc_hash)
     outcome = Outcome(
         state=DocumentState.DEAD,
         reason=Reason.NOT_FOUND,
@@ -65,7 +70,8 @@ def dead_document(pipeline: Pipeline) -> str:
         fields=fields_json(),
         problems=[{"field": "*", "problem": "kept"}],
     )
-    assert store.finish(doc_hash, "first", outcome)
+    data = (SAMPLES / "maple_grove_retail_lease.pdf").read_bytes()
+    doc_hash = final_document(pipeline, "late/retail.pdf", data, outcome)
     letter = DeadLetter(doc_hash, "late/retail.pdf", "first", "t", Reason.NOT_FOUND, 1)
     record_dead_letter(pipeline.runtime.redis, letter)
     return doc_hash
@@ -73,14 +79,9 @@ def dead_document(pipeline: Pipeline) -> str:
 
 def locked_document(pipeline: Pipeline) -> str:
     """An encrypted PDF waiting in review for its password, as the pipeline leaves it."""
-    data = (FIXTURES / "encrypted.pdf").read_bytes()
-    doc_hash = hashlib.sha256(data).hexdigest()
-    pipeline.put("incoming/locked.pdf", data)
-    store = pipeline.runtime.store
-    store.register_submission("first", "incoming/locked.pdf", doc_hash)
     outcome = Outcome(state=DocumentState.REVIEW, reason=Reason.NEEDS_CREDENTIAL, fields={})
-    assert store.finish(doc_hash, "first", outcome)
-    return doc_hash
+    data = (FIXTURES / "encrypted.pdf").read_bytes()
+    return final_document(pipeline, "incoming/locked.pdf", data, outcome)
 
 
 def queued(pipeline: Pipeline) -> int:
