@@ -105,7 +105,12 @@ def _field(raw: RawField, currency: str, model: type[LeaseAbstraction]) -> Field
         value=typed_value(raw.name, raw.value, currency, model),
         confidence=max(0.0, min(1.0, raw.confidence)),
         provenance=provenance,
+        inputs=[
+            Provenance(page=c.page, start=c.start, end=c.end, text=c.snippet) for c in raw.inputs
+        ],
         notes=raw.notes,
+        doubts=raw.doubts,
+        evidence=raw.evidence,
     )
     # Validated as the model's own Field[T] here, so a value the model would refuse is
     # this field's problem, never a ValidationError that kills the whole document.

@@ -23,6 +23,7 @@ from lease_parser.redaction import install_log_redaction, redact
 COMMANDS: dict[str, str] = {
     "abstract": "lease_parser.cli.core:abstract",
     "eval": "lease_parser.cli.core:evaluate",
+    "calibrate": "lease_parser.cli.calibrate:calibrate",
     "run": "lease_parser.cli.run:run",
     "submit": "lease_parser.cli.pipeline:submit",
     "worker": "lease_parser.cli.pipeline:worker",
@@ -41,6 +42,7 @@ COMMANDS: dict[str, str] = {
 SUMMARIES: dict[str, str] = {
     "abstract": "Abstract one document in this process (no queue) and print the result.",
     "eval": "Score extraction against labels (in this process).",
+    "calibrate": "Refit the confidence model from labelled documents and reviews.",
     "run": "Run the whole pipeline on local files: own redis-server + workers.",
     "submit": "Submit an object KEY (already in LEASE_OBJECT_STORE) for abstraction.",
     "worker": "Run a Celery worker for the given queues.",
