@@ -3,11 +3,14 @@
 A labelled value is an example: the evidence extraction recorded for a value
 (``RawField.evidence``) and whether the value was right. Examples come from
 
-- labelled documents (a labels file, FIELDS.md's form): a stated value is right when it
-  equals its label by FIELDS.md's comparison rules, wrong otherwise (also when the label
+- labelled documents (a labels file, docs/fields.md's form): a stated value is right when it
+  equals its label by docs/fields.md's comparison rules, wrong otherwise (also when the label
   says the document does not state the field);
 - reviewers' decisions in the store: a value committed as the pipeline read it is right,
-  a value a reviewer corrected was wrong.
+  a value a reviewer corrected was wrong;
+- the other values a labelled lease states for a field (``RawField.alternatives``), each with
+  the evidence it would have had if chosen: most are wrong, and they show the regression
+  what a wrong candidate looks like (the calibration map is fitted on chosen values only).
 
 ``fit_model`` fits an L2-regularised logistic regression (scikit-learn) on the examples,
 then a monotone map from its output to the rate observed on documents held out of the fit
@@ -52,22 +55,36 @@ class Example:
 
 
 def labelled_examples(
-    document: str, fields: Mapping[str, RawField], labels: Mapping[str, Any]
+    document: str,
+    fields: Mapping[str, RawField],
+    labels: Mapping[str, Any],
+    alternatives: bool = False,
 ) -> list[Example]:
-    """One example per stated value whose field the document's labels score."""
+    """One example per stated value whose field the document's labels score; with
+    ``alternatives``, also one per other value the lease states for it (source
+    "alternative": mostly wrong, they teach what a wrong candidate looks like)."""
     out = []
     for name, expected in labels.items():
         raw = fields.get(name)
         if raw is None or raw.value is None:
             continue
-        try:
-            predicted = typed_value(name, raw.value)
-        except ValueError:
-            right = False  # normalization refuses it: never right
-        else:
-            right = expected is not None and values_match(name, predicted, expected)
-        out.append(Example(document, name, dict(raw.evidence), right))
+        out.append(Example(document, name, dict(raw.evidence), _right(name, raw.value, expected)))
+        if alternatives:
+            out += [
+                Example(
+                    document, name, dict(a.evidence), _right(name, a.value, expected), "alternative"
+                )
+                for a in raw.alternatives
+            ]
     return out
+
+
+def _right(name: str, value: str, expected: Any) -> bool:
+    try:
+        predicted = typed_value(name, value)
+    except ValueError:
+        return False  # normalization refuses it: never right
+    return expected is not None and values_match(name, predicted, expected)
 
 
 def reviewed_examples(documents: Iterable[Mapping[str, Any]]) -> list[Example]:
@@ -133,13 +150,16 @@ def _by_document(examples: Sequence[Example]) -> dict[str, list[Example]]:
 
 
 def _held_out(examples: Sequence[Example], fit: Any) -> list[tuple[Example, float]]:
-    """Each document's examples scored by ``fit`` of all the other documents' examples."""
+    """Each document's chosen values scored by ``fit`` of all the other documents'
+    examples (alternatives train the regression; only chosen values calibrate it)."""
     out = []
     groups = _by_document(examples)
     for document, held in groups.items():
         rest = [e for d, group in groups.items() if d != document for e in group]
         model = fit(rest)
-        out += [(e, model.probability(e.field, e.evidence)) for e in held]
+        out += [
+            (e, model.probability(e.field, e.evidence)) for e in held if e.source != "alternative"
+        ]
     return out
 
 
@@ -170,12 +190,13 @@ def fit_model(
     fitted_on = {
         "examples": len(ordered),
         "wrong": sum(1 for e in ordered if not e.right),
+        "alternatives": sum(1 for e in ordered if e.source == "alternative"),
         "documents": len(_by_document(ordered)),
         "from_reviews": sum(1 for e in ordered if e.source == "review"),
         "fitted": dt.date.today().isoformat(),
         **(description or {}),
     }
-    fields = frozenset(e.field for e in ordered)
+    fields = frozenset(e.field for e in ordered if e.source != "alternative")
     return ConfidenceModel(regression.weights, regression.intercept, calibration, fields, fitted_on)
 
 

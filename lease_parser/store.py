@@ -1,6 +1,6 @@
 """The canonical store (SQLAlchemy 2): SQLite by default (WAL), PostgreSQL in production.
 
-Four tables:
+Five tables:
 
 - ``documents``: one row per distinct content hash (unique), its current state
   (pending → committed | review | dead; review → committed | dead by a reviewer), the
@@ -13,11 +13,15 @@ Four tables:
 - ``document_events``: an append-only audit trail of state changes (who, why, what changed).
 - ``amendment_links``: which lease an amendment amends (lease_parser/portfolio/linking.py):
   linked by what it states, or waiting for a person to link it, with the evidence.
+- ``review_decisions``: a reviewer's decision on one field of a document in review
+  (confirmed, corrected, not stated), with who and when, kept after the document is
+  committed; ``documents.field_sources`` then says where each committed value came from
+  (pipeline, confirmed, corrected).
 
 Every state change is a conditional UPDATE (``WHERE state = 'pending'``, or ``'review'``
 for a reviewer's decision) in one transaction with its event row: two workers (or two
 reviewers) finishing the same document race on that row and exactly one wins, so a
-document is never committed twice even if the Redis claim was lost.
+document is never committed twice even if the Redis hash lock was lost.
 
 The schema is Alembic's (lease_parser/migrations): ``Store`` upgrades it to head at
 start-up, so a deploy never depends on a separate migration step running first.
@@ -45,6 +49,7 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     create_engine,
+    delete,
     event,
     func,
     or_,
@@ -127,6 +132,9 @@ class DocumentRow(Base):
     claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # What a reviewer changed: {field: {"from": value, "to": value}}.
     corrections: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Committed by a reviewer: where each value came from, {field: pipeline | confirmed |
+    # corrected}. None for an auto-committed document (every value is the pipeline's).
+    field_sources: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -199,12 +207,61 @@ class AmendmentLinkRow(Base):
     )
 
 
+class ReviewDecisionRow(Base):
+    """One reviewer decision on one field, for one stay of a document in review.
+
+    ``review_since`` is the time the document entered review (``state_changed_at``): a
+    document requeued and reviewed again starts with no decisions, while the earlier
+    stay's decisions stay in the record. A field decided twice keeps the latest decision.
+    """
+
+    __tablename__ = "review_decisions"
+    __table_args__ = (
+        UniqueConstraint("doc_hash", "review_since", "field", name="uq_review_decisions_field"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), index=True)
+    review_since: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    field: Mapped[str] = mapped_column(String(64))
+    decision: Mapped[str] = mapped_column(String(16))  # decisions.DecisionKind
+    # The value decided, in the stored JSON form (null for not_stated).
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reviewer: Mapped[str] = mapped_column(String(128))
+    decided_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 def entered_final_state() -> ColumnElement[bool]:
     """Events that moved a document into a final state (exactly-once means one each)."""
     return and_(
         EventRow.state.in_(FINAL_STATES),
         or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS)),
     )
+
+
+# What a requeue changes on a document row, and so what undoing it restores.
+REQUEUE_RESETS = (
+    "state",
+    "reason",
+    "finished_at",
+    "updated_at",
+    "state_changed_at",
+    "claimed_by",
+    "claimed_at",
+    "claim_expires_at",
+)
+
+
+@dataclass(frozen=True)
+class Requeue:
+    """A document put back to ``pending`` for a new submission, and what it was before."""
+
+    doc_hash: str
+    doc_key: str
+    submission_id: str
+    event_id: int
+    requeued_at: dt.datetime
+    before: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -285,27 +342,39 @@ class Store:
 
     # -- submissions ---------------------------------------------------------------------
 
-    def register_submission(self, submission_id: str, doc_key: str, doc_hash: str) -> None:
-        """Record a submission (idempotent on its id) and its document if new."""
+    def register_submission(
+        self, submission_id: str, doc_key: str, doc_hash: str, actor: str | None = None
+    ) -> str:
+        """Record a submission (idempotent on its id) and its document if new; return the
+        document's state (``pending`` for a new one). With an ``actor`` (an API caller's
+        token name), a ``submitted`` audit event says who."""
         for _attempt in range(5):
             try:
                 with self.session() as s:
+                    doc = s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
                     if s.get(SubmissionRow, submission_id) is not None:
-                        return
-                    if (
-                        s.scalar(select(DocumentRow.id).where(DocumentRow.doc_hash == doc_hash))
-                        is None
-                    ):
-                        s.add(
-                            DocumentRow(
-                                doc_hash=doc_hash,
-                                doc_key=doc_key,
-                                key_version=self._next_version(s, doc_key),
-                            )
+                        return str(doc.state) if doc is not None else DocumentState.PENDING
+                    if doc is None:
+                        doc = DocumentRow(
+                            doc_hash=doc_hash,
+                            doc_key=doc_key,
+                            key_version=self._next_version(s, doc_key),
+                            state=DocumentState.PENDING,
                         )
+                        s.add(doc)
                         s.flush()
                     s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=doc_key))
-                return
+                    if actor is not None:
+                        s.add(
+                            EventRow(
+                                doc_hash=doc_hash,
+                                state=DocumentState.PENDING,
+                                reason="submitted",
+                                submission_id=submission_id,
+                                actor=actor,
+                            )
+                        )
+                    return str(doc.state)
             except IntegrityError:
                 continue  # a concurrent submit inserted the same document/version: re-read
         raise StorageUnavailable("could not register the submission after 5 attempts")
@@ -354,6 +423,17 @@ class Store:
         with self.session() as s:
             return s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
 
+    def hashes_starting_with(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` document hashes that start with ``prefix`` (lower-case hex)."""
+        with self._guard(), self.engine.connect() as conn:
+            query = (
+                select(DocumentRow.doc_hash)
+                .where(DocumentRow.doc_hash.startswith(prefix, autoescape=True))
+                .order_by(DocumentRow.doc_hash)
+                .limit(limit)
+            )
+            return [str(h) for h in conn.scalars(query)]
+
     def document_state(self, doc_hash: str) -> str | None:
         """Just the state: every task asks it, so it must not load the abstraction JSON."""
         with self._guard(), self.engine.connect() as conn:
@@ -395,6 +475,7 @@ class Store:
                     reviewer=None,
                     reviewed_at=None,
                     corrections=None,
+                    field_sources=None,
                     processed_by=submission_id,
                     finished_at=now,
                     updated_at=now,
@@ -425,16 +506,33 @@ class Store:
             )
             return won
 
-    def reset_to_pending(self, doc_hash: str, actor: str) -> bool:
-        """Put a dead (or reviewed-for-credential) document back to pending for a requeue."""
+    def requeue(
+        self,
+        doc_hash: str,
+        submission_id: str,
+        actor: str,
+        states: Iterable[DocumentState],
+        reason: str | None = None,
+    ) -> Requeue | None:
+        """Put a document in one of ``states`` (and with ``reason``, if given) back to
+        ``pending`` under a new submission, in one transaction; None if it is not one.
+
+        The returned ``Requeue`` remembers what the row was, so ``undo_requeue`` can put
+        it back exactly if the message cannot be published: a failed requeue must leave
+        the document where it was (its fields, problems and kind are never touched here).
+        """
         now = utcnow()
+        conditions = [DocumentRow.doc_hash == doc_hash, DocumentRow.state.in_(list(states))]
+        if reason is not None:
+            conditions.append(DocumentRow.reason == reason)
         with self.session() as s:
-            result = s.execute(
+            row = s.scalar(select(DocumentRow).where(*conditions).with_for_update())
+            if row is None:
+                return None
+            before = {column: getattr(row, column) for column in REQUEUE_RESETS}
+            changed = s.execute(
                 update(DocumentRow)
-                .where(
-                    DocumentRow.doc_hash == doc_hash,
-                    DocumentRow.state.in_([DocumentState.DEAD, DocumentState.REVIEW]),
-                )
+                .where(*conditions)
                 .values(
                     state=DocumentState.PENDING,
                     reason=None,
@@ -445,18 +543,36 @@ class Store:
                     claimed_at=None,
                     claim_expires_at=None,
                 )
+            ).rowcount  # type: ignore[attr-defined]
+            if not changed:
+                return None
+            event = EventRow(
+                doc_hash=doc_hash, state=DocumentState.PENDING, reason="requeued", actor=actor
             )
-            changed = bool(result.rowcount)  # type: ignore[attr-defined]
-            if changed:
-                s.add(
-                    EventRow(
-                        doc_hash=doc_hash,
-                        state=DocumentState.PENDING,
-                        reason="requeued",
-                        actor=actor,
-                    )
+            s.add(event)
+            s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=row.doc_key))
+            s.flush()
+            return Requeue(doc_hash, row.doc_key, submission_id, event.id, now, before)
+
+    def undo_requeue(self, requeue: Requeue) -> bool:
+        """Put a requeued document back as it was, if nothing has moved it since: its
+        columns restored, the "requeued" event and the submission gone. False if it moved
+        on (then the message did go out, and the pipeline owns it)."""
+        with self.session() as s:
+            restored = s.execute(
+                update(DocumentRow)
+                .where(
+                    DocumentRow.doc_hash == requeue.doc_hash,
+                    DocumentRow.state == DocumentState.PENDING,
+                    DocumentRow.state_changed_at == requeue.requeued_at,
                 )
-            return changed
+                .values(**requeue.before)
+            ).rowcount  # type: ignore[attr-defined]
+            if not restored:
+                return False
+            s.execute(delete(EventRow).where(EventRow.id == requeue.event_id))
+            s.execute(delete(SubmissionRow).where(SubmissionRow.id == requeue.submission_id))
+            return True
 
     def counts_by_state(self) -> dict[str, int]:
         with self.session() as s:
@@ -484,11 +600,14 @@ class Store:
         until: dt.datetime | None = None,
         limit: int | None = None,
         newest_first: bool = False,
+        after: tuple[dt.datetime, int] | None = None,
     ) -> Iterator[DocumentRow]:
         """Documents by the time they entered their state (oldest first), filtered.
 
-        ``since`` is inclusive, ``until`` exclusive. Rows are streamed in batches so an
-        export of the whole store does not hold it in memory.
+        ``since`` is inclusive, ``until`` exclusive; ``after`` is a page cursor, the
+        ``(state_changed_at, id)`` of the last row of the previous page (oldest first
+        only). Rows are streamed in batches so an export of the whole store does not hold
+        it in memory.
         """
         order = [DocumentRow.state_changed_at, DocumentRow.id]
         query = select(DocumentRow).order_by(*(c.desc() for c in order) if newest_first else order)
@@ -498,6 +617,14 @@ class Store:
             query = query.where(DocumentRow.state_changed_at >= since)
         if until is not None:
             query = query.where(DocumentRow.state_changed_at < until)
+        if after is not None:
+            at, row_id = after
+            query = query.where(
+                or_(
+                    DocumentRow.state_changed_at > at,
+                    and_(DocumentRow.state_changed_at == at, DocumentRow.id > row_id),
+                )
+            )
         if limit is not None:
             query = query.limit(limit)
         with self.session() as s:
@@ -514,3 +641,15 @@ class Store:
         with self.session() as s:
             query = select(DocumentRow).where(DocumentRow.doc_key == doc_key)
             return list(s.scalars(query.order_by(DocumentRow.key_version)))
+
+    def decisions(
+        self, doc_hash: str, review_since: dt.datetime | None = None
+    ) -> list[ReviewDecisionRow]:
+        """Reviewers' field decisions on a document (one stay in review, or all), in order."""
+        with self.session() as s:
+            query = select(ReviewDecisionRow).where(ReviewDecisionRow.doc_hash == doc_hash)
+            if review_since is not None:
+                query = query.where(ReviewDecisionRow.review_since == review_since)
+            return list(
+                s.scalars(query.order_by(ReviewDecisionRow.decided_at, ReviewDecisionRow.id))
+            )

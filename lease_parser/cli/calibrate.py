@@ -66,7 +66,7 @@ def calibrate(
     """Refit the model that turns extraction evidence into probabilities.
 
     Examples: every value extracted from DIRECTORY whose field --labels scores (right or
-    wrong by FIELDS.md's rules), and every value a reviewer committed (approved: right;
+    wrong by docs/fields.md's rules), and every value a reviewer committed (approved: right;
     corrected: wrong). The fit is deterministic; review the new file in git like code.
     """
     from lease_parser.calibration import fit_model, labelled_examples, reviewed_examples
@@ -85,7 +85,9 @@ def calibrate(
             extracted = extract_file(path, settings, cache_dir)
             if extracted.extraction is not None:
                 fields = extracted.extraction.fields
-                examples += labelled_examples(path.name, fields, labels.get(path.name, {}))
+                examples += labelled_examples(
+                    path.name, fields, labels.get(path.name, {}), alternatives=True
+                )
     if reviews:
         examples += reviewed_examples(_reviewed_documents(settings.store_database_url))
     if not examples:

@@ -7,12 +7,25 @@ on a timer: an operator reads the diagnosis, fixes the cause, and requeues.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 import click
 
-import redis
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    open_store,
+    print_json,
+    resolve_hash,
+    settings_from_env,
+)
 from lease_parser.errors import Reason
+from lease_parser.hashes import resolve_prefix
+
+if TYPE_CHECKING:
+    import redis
 
 
 def _redis() -> redis.Redis:
@@ -53,13 +66,15 @@ def list_(limit: int, reason: str | None, as_json: bool) -> None:
 
 
 @dead.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One dead letter: payload, reason, attempts, diagnosis and traceback."""
-    from lease_parser.deadletter import get_dead_letter
+    """One dead letter (hash or unique prefix): payload, reason, attempts, diagnosis, traceback."""
+    from lease_parser.deadletter import dead_hashes_starting_with, get_dead_letter
 
-    letter = get_dead_letter(_redis(), doc_hash.lower())
+    r = _redis()
+    full = resolve_prefix(doc_hash, lambda prefix, n: dead_hashes_starting_with(r, prefix, n))
+    letter = get_dead_letter(r, full)
     if letter is None:
         fail(f"no dead letter for {doc_hash}", ExitCode.NOT_FOUND)
     if as_json:
@@ -75,13 +90,14 @@ def show(doc_hash: str, as_json: bool) -> None:
 
 
 @dead.command()
-@click.argument("doc_hashes", nargs=-1, required=True)
+@click.argument("doc_hashes", nargs=-1, required=True, type=HASH)
 @json_option
 def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
-    """Send dead documents through the pipeline again (after fixing their cause).
+    """Send dead documents (hashes or unique prefixes) through the pipeline again.
 
-    Each becomes a new submission; its dead letter is removed once the message is
-    queued. Exits 5 if any hash is not a dead document (the others are still requeued).
+    Each becomes a new submission; its dead letter is removed once the message is queued.
+    If the broker is down or full nothing changes (exit 6 or 4): run it again later.
+    Exits 5 if any hash is not a dead document (the others are still requeued).
     """
     from lease_parser.deadletter import remove_dead_letter
     from lease_parser.pipeline.app import create_app
@@ -90,14 +106,15 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
     from lease_parser.store import DocumentState
 
     app = create_app(settings_from_env())
-    r = runtime_for(app.lease_settings).redis
+    runtime = runtime_for(app.lease_settings)
+    store = open_store(app.lease_settings)
     receipts, missing = [], []
-    for doc_hash in (h.lower() for h in doc_hashes):
+    for doc_hash in (resolve_hash(store, h) for h in doc_hashes):
         receipt = requeue_document(app, doc_hash, "dead requeue", (DocumentState.DEAD,))
         if receipt is None:
             missing.append(doc_hash)
             continue
-        remove_dead_letter(r, doc_hash)
+        remove_dead_letter(runtime.redis, doc_hash)
         receipts.append(receipt)
     if as_json:
         print_json([receipt.to_json() for receipt in receipts])
@@ -105,4 +122,4 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
         for receipt in receipts:
             click.echo(f"requeued {receipt.doc_key} as task {receipt.task_id}")
     if missing:
-        fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND)
+        fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND, printed=True)

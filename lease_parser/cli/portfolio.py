@@ -6,23 +6,30 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.portfolio.calendar import DEFAULT_REMIND_DAYS, ics_bytes
-from lease_parser.portfolio.dates import CriticalDate, critical_dates, within
-from lease_parser.portfolio.linking import (
-    LinkRefused,
-    LinkView,
-    link_by_reviewer,
-    link_of,
-    links,
-    relink,
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    open_store,
+    print_json,
+    resolve_hash,
+    settings_from_env,
 )
-from lease_parser.portfolio.records import lease_records
 from lease_parser.portfolio.schedule import months_after
-from lease_parser.store import DocumentState, LinkState, Store
+
+if TYPE_CHECKING:
+    from lease_parser.portfolio.dates import CriticalDate
+    from lease_parser.portfolio.linking import LinkView
+
+# store.DocumentState and store.LinkState, spelled out so `--help` loads no SQLAlchemy.
+STATES = ["pending", "committed", "review", "dead"]
+LINK_STATES = ["linked", "needs_review", "unlinked"]
+DEFAULT_REMIND_DAYS = 30  # portfolio.calendar's default, without loading icalendar for --help
 
 _SPAN = re.compile(r"^\s*(\d{1,4})\s*([dwmy])\s*$", re.IGNORECASE)
 
@@ -38,10 +45,6 @@ def end_of_span(start: dt.date, text: str) -> dt.date:
     if unit == "w":
         return start + dt.timedelta(weeks=count)
     return months_after(start, count * (12 if unit == "y" else 1))
-
-
-def _store() -> Store:
-    return Store(settings_from_env().store_database_url)
 
 
 def _line(event: CriticalDate, gate: float) -> str:
@@ -69,7 +72,7 @@ def _line(event: CriticalDate, gate: float) -> str:
     "--state",
     "states",
     multiple=True,
-    type=click.Choice([s.value for s in DocumentState]),
+    type=click.Choice(STATES),
     help="Leases in these states (default committed).",
 )
 @click.option(
@@ -99,18 +102,23 @@ def dates(
     """Critical dates across the portfolio: expirations, renewal and break notice windows,
     rent steps. Each date cites what it was computed from; "?" marks a date less probable
     than the confidence gate (check the lease)."""
+    from lease_parser.portfolio.dates import critical_dates, within
+    from lease_parser.portfolio.records import lease_records
+
     settings = settings_from_env()
     gate = settings.confidence_gate
     first = start.date() if start else dt.date.today()
     last = end_of_span(first, span) if span else None
-    chosen = states or (DocumentState.COMMITTED,)
+    chosen = states or ("committed",)
     events = [
         event
-        for record in lease_records(Store(settings.store_database_url), chosen)
+        for record in lease_records(open_store(settings), chosen)
         for event in critical_dates(record.terms)
     ]
     selected = within(events, None if everything else first, last)
     if ics is not None:
+        from lease_parser.portfolio.calendar import ics_bytes
+
         ics.write_bytes(ics_bytes(selected, gate, remind_days))
         click.echo(f"wrote {len(selected)} date(s) to {ics}", err=True)
     if as_json:
@@ -144,11 +152,13 @@ def _view_json(view: LinkView) -> dict[str, object]:
 
 
 @amendments.command("list")
-@click.option("--state", type=click.Choice([s.value for s in LinkState]), default=None)
+@click.option("--state", type=click.Choice(LINK_STATES), default=None)
 @json_option
 def list_(state: str | None, as_json: bool) -> None:
     """Every amendment's link (newest first): linked, needs_review or unlinked."""
-    views = links(_store(), state)
+    from lease_parser.portfolio.linking import links
+
+    views = links(open_store(), state)
     if as_json:
         print_json([_view_json(v) for v in views])
         return
@@ -168,13 +178,16 @@ def list_(state: str | None, as_json: bool) -> None:
 
 
 @amendments.command()
-@click.argument("amendment_hash")
+@click.argument("amendment_hash", type=HASH)
 @json_option
 def show(amendment_hash: str, as_json: bool) -> None:
     """Why an amendment is (not) linked: each candidate lease, criterion by criterion."""
-    store = _store()
-    link = link_of(store, amendment_hash.lower())
-    amendment = store.document(amendment_hash.lower())
+    from lease_parser.portfolio.linking import LinkView, link_of
+
+    store = open_store()
+    full = resolve_hash(store, amendment_hash)
+    link = link_of(store, full)
+    amendment = store.document(full)
     if link is None or amendment is None:
         fail(f"no amendment link for {amendment_hash}", ExitCode.NOT_FOUND)
     view = LinkView(amendment, link, store.document(link.lease_hash) if link.lease_hash else None)
@@ -207,8 +220,8 @@ reviewer_option = click.option(
 
 
 @amendments.command()
-@click.argument("amendment_hash")
-@click.argument("lease_hash")
+@click.argument("amendment_hash", type=HASH)
+@click.argument("lease_hash", type=HASH)
 @reviewer_option
 @json_option
 def link(amendment_hash: str, lease_hash: str, reviewer: str, as_json: bool) -> None:
@@ -217,7 +230,7 @@ def link(amendment_hash: str, lease_hash: str, reviewer: str, as_json: bool) -> 
 
 
 @amendments.command()
-@click.argument("amendment_hash")
+@click.argument("amendment_hash", type=HASH)
 @reviewer_option
 @json_option
 def unlink(amendment_hash: str, reviewer: str, as_json: bool) -> None:
@@ -226,15 +239,12 @@ def unlink(amendment_hash: str, reviewer: str, as_json: bool) -> None:
 
 
 def _decide(amendment_hash: str, lease_hash: str | None, reviewer: str, as_json: bool) -> None:
-    store = _store()
-    try:
-        row = link_by_reviewer(
-            store, amendment_hash.lower(), lease_hash.lower() if lease_hash else None, reviewer
-        )
-    except LinkRefused as exc:
-        if as_json:
-            print_json({"ok": False, "error": exc.message})
-        fail(exc.message, ExitCode.NOT_FOUND)
+    """A person's link; one that names no amendment or lease exits 5 (LinkRefused)."""
+    from lease_parser.portfolio.linking import link_by_reviewer
+
+    store = open_store()
+    lease = resolve_hash(store, lease_hash) if lease_hash else None
+    row = link_by_reviewer(store, resolve_hash(store, amendment_hash), lease, reviewer)
     if as_json:
         print_json(
             {
@@ -249,14 +259,15 @@ def _decide(amendment_hash: str, lease_hash: str | None, reviewer: str, as_json:
 
 
 @amendments.command("relink")
-@click.argument("hashes", nargs=-1)
+@click.argument("hashes", nargs=-1, type=HASH)
 @json_option
 def relink_(hashes: tuple[str, ...], as_json: bool) -> None:
     """Link again by what the amendments state: HASH..., or every amendment not linked."""
+    from lease_parser.portfolio.linking import relink
+
     settings = settings_from_env()
-    rows = relink(
-        Store(settings.store_database_url), settings.confidence_gate, [h.lower() for h in hashes]
-    )
+    store = open_store(settings)
+    rows = relink(store, settings.confidence_gate, [resolve_hash(store, h) for h in hashes])
     if as_json:
         print_json(
             [

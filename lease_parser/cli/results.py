@@ -8,23 +8,27 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.export import document_json, event_json, write_csv, write_jsonl
-from lease_parser.portfolio.display import shown
-from lease_parser.portfolio.linking import AMENDMENT_KIND, LEASE_KINDS, link_of
-from lease_parser.portfolio.records import lease_record, lease_records
-from lease_parser.portfolio.terms import CurrentTerms
-from lease_parser.store import DocumentRow, DocumentState, Store
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    open_store,
+    print_json,
+    resolve_hash,
+    settings_from_env,
+)
 
-STATES = [s.value for s in DocumentState]
+if TYPE_CHECKING:
+    from lease_parser.portfolio.terms import CurrentTerms
+    from lease_parser.store import DocumentRow, Store
 
-
-def _store() -> Store:
-    return Store(settings_from_env().store_database_url)
+# store.DocumentState, spelled out so `--help` does not load SQLAlchemy (a test pins them).
+STATES = ["pending", "committed", "review", "dead"]
 
 
 def parse_when(text: str | None, end: bool = False) -> dt.datetime | None:
@@ -64,7 +68,7 @@ def _selected(
     newest_first: bool = False,
 ) -> Iterator[DocumentRow]:
     chosen = states or (default,)
-    return _store().documents(
+    return open_store().documents(
         states=() if "all" in chosen else chosen,
         since=parse_when(since),
         until=parse_when(until, end=True),
@@ -86,6 +90,8 @@ def list_(
     states: tuple[str, ...], since: str | None, until: str | None, limit: int, as_json: bool
 ) -> None:
     """Documents of every state (or --state), newest first by when they entered it."""
+    from lease_parser.export import document_json
+
     rows = list(_selected(states, since, until, "all", limit, newest_first=True))
     if as_json:
         print_json([document_json(row) for row in rows])
@@ -104,42 +110,30 @@ def list_(
 
 
 @results.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One document: its abstraction, its audit trail, and the other versions of its key.
+    """One document (hash or unique prefix): abstraction, audit trail, other versions of its key.
 
     For a lease, its current terms (each field with the document that last set it, its
     amendments applied) and the change log; for an amendment, the lease it is linked to."""
-    store = _store()
-    row = store.document(doc_hash.lower())
+    from lease_parser.export import decision_json, document_json, event_json
+
+    store = open_store()
+    row = store.document(resolve_hash(store, doc_hash))
     if row is None:
         fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND)
     record = document_json(row)
     record["events"] = [event_json(e) for e in store.events(row.doc_hash)]
+    record["decisions"] = [decision_json(d) for d in store.decisions(row.doc_hash)]
     record["versions"] = [
         {"key_version": v.key_version, "doc_hash": v.doc_hash, "state": v.state}
         for v in store.versions(row.doc_key)
     ]
-    terms = lease_record(store, row).terms if row.kind in LEASE_KINDS and row.fields else None
-    if terms is not None:
-        record["current_terms"] = terms.to_json()
-    link = link_of(store, row.doc_hash) if row.kind == AMENDMENT_KIND else None
-    if link is not None:
-        record["link"] = {
-            "state": link.state,
-            "lease_hash": link.lease_hash,
-            "method": link.method,
-            "confidence": link.confidence,
-            "why": (link.evidence or {}).get("why"),
-        }
+    terms = _portfolio_record(store, row, record)
     if as_json:
         print_json(record)
         return
-    _print_record(row, record, terms)
-
-
-def _print_record(row: DocumentRow, record: dict[str, Any], terms: CurrentTerms | None) -> None:
     by = f" by {row.reviewer}" if row.reviewer else ""
     click.echo(f"{row.doc_key}  v{row.key_version}  sha256 {row.doc_hash}")
     click.echo(
@@ -147,15 +141,20 @@ def _print_record(row: DocumentRow, record: dict[str, Any], terms: CurrentTerms 
         + (f" ({row.reason})" if row.reason else "")
         + f"  source {row.source or '-'}{by}"
     )
+    sources = record["field_sources"]
+    for name, field in record["fields"].items():
+        if field.get("value") is not None or sources.get(name, "pipeline") != "pipeline":
+            click.echo(
+                f"  {name:22} {field['value']!s:60} {field['confidence']:.2f}"
+                f"  {sources.get(name, '')}"
+            )
     if terms is not None:
         _print_terms(terms)
-    else:
-        for name, field in record["fields"].items():
-            if field.get("value") is not None:
-                click.echo(f"  {name:24} {str(field['value'])[:60]:60} {field['confidence']:.2f}")
     if "link" in record:
         link = record["link"]
         click.echo(f"  amends: {link['lease_hash'] or '-'}  ({link['state']}: {link['why']})")
+    for d in record["decisions"]:
+        click.echo(f"  {d['decided_at'][:19]}  {d['field']:22} {d['decision']:10} {d['reviewer']}")
     for event in record["events"]:
         click.echo(
             f"  {event['at'][:19]}  {event['state']:10} {event['reason'] or '':22} {event['actor']}"
@@ -167,9 +166,34 @@ def _print_record(row: DocumentRow, record: dict[str, Any], terms: CurrentTerms 
         click.echo(f"  versions of {row.doc_key}: {versions}")
 
 
+def _portfolio_record(
+    store: Store, row: DocumentRow, record: dict[str, Any]
+) -> CurrentTerms | None:
+    """Add a lease's current terms, or an amendment's link, to ``record``."""
+    from lease_parser.portfolio.linking import AMENDMENT_KIND, LEASE_KINDS, link_of
+    from lease_parser.portfolio.records import lease_record
+
+    if row.kind in LEASE_KINDS and row.fields:
+        terms = lease_record(store, row).terms
+        record["current_terms"] = terms.to_json()
+        return terms
+    link = link_of(store, row.doc_hash) if row.kind == AMENDMENT_KIND else None
+    if link is not None:
+        record["link"] = {
+            "state": link.state,
+            "lease_hash": link.lease_hash,
+            "method": link.method,
+            "confidence": link.confidence,
+            "why": (link.evidence or {}).get("why"),
+        }
+    return None
+
+
 def _print_terms(terms: CurrentTerms) -> None:
     """Current terms (field, value, probability, the document that set it), change log."""
-    click.echo("  current terms:")
+    from lease_parser.portfolio.display import shown
+
+    click.echo("  current terms (amendments applied):")
     for name, term in terms.terms.items():
         click.echo(
             f"    {name:24} {shown(name, term.value)[:56]:56} {term.confidence:.2f}  "
@@ -209,10 +233,12 @@ def export(
     """Export abstractions (committed only unless --state): CSV, JSON lines, or an Excel
     abstract (xlsx: Portfolio, Rent roll, Critical dates, one sheet per lease, with each
     lease's amendments applied)."""
+    from lease_parser.export import write_csv, write_jsonl
+
     if fmt == "xlsx":
         _export_xlsx(out, states, since, until)
         return
-    rows = _selected(states, since, until, DocumentState.COMMITTED)
+    rows = _selected(states, since, until, "committed")
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
         target = stack.enter_context(out.open("w", newline="")) if out else sys.stdout
@@ -231,14 +257,15 @@ def export(
 def _export_xlsx(
     out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
+    from lease_parser.portfolio.records import lease_records
     from lease_parser.portfolio.workbook import write_workbook  # openpyxl: only when asked
 
     if out is None:
         raise click.UsageError("--format xlsx writes a file: give --out FILE.xlsx")
     settings = settings_from_env()
-    chosen = states or (DocumentState.COMMITTED,)
+    chosen = states or ("committed",)
     records = lease_records(
-        Store(settings.store_database_url),
+        open_store(settings),
         states=() if "all" in chosen else chosen,
         since=parse_when(since),
         until=parse_when(until, end=True),

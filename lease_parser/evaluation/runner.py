@@ -180,6 +180,8 @@ def held_out_models(
         example
         for e in extracted
         if e.extraction is not None
-        for example in labelled_examples(e.name, e.extraction.fields, labels.get(e.name, {}))
+        for example in labelled_examples(
+            e.name, e.extraction.fields, labels.get(e.name, {}), alternatives=True
+        )
     ]
     return out_of_fold(examples)

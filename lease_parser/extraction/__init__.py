@@ -47,8 +47,9 @@ def extract_fields(document: Document) -> dict[str, RawField]:
         fields[raw.name] = raw
     kind = f"kind_{classify_flat(flat).value}"
     for raw in fields.values():
-        for feature in KIND_FEATURES:
-            raw.evidence[feature] = 1.0 if feature == kind else 0.0
+        for evidence in (raw.evidence, *(a.evidence for a in raw.alternatives)):
+            for feature in KIND_FEATURES:
+                evidence[feature] = 1.0 if feature == kind else 0.0
     return fields
 
 

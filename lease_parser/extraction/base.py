@@ -49,14 +49,27 @@ class RawField:
     # A value derived from several statements cites each of them (the first is ``page``,
     # ``start``, ``end`` itself).
     inputs: list[Cited] = field(default_factory=list)
+    # The other values the lease states for the field, each with the evidence it would have
+    # had if chosen: examples of what a wrong candidate looks like, for fitting the model
+    # (lease_parser.calibration). Not sent between stages.
+    alternatives: list[Alternative] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The JSON form sent between stages (without ``alternatives``)."""
+        data = asdict(self)
+        del data["alternatives"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RawField:
         inputs = [Cited(**c) for c in data.get("inputs", [])]
         return cls(**{**data, "inputs": inputs})
+
+
+@dataclass(frozen=True)
+class Alternative:
+    value: str
+    evidence: dict[str, float]
 
 
 Extractor = Callable[[Document], list[RawField]]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from lease_parser.extraction.base import RawField
+from lease_parser.extraction.base import Alternative, RawField
 from lease_parser.extraction.clauses import SENTENCE_END
 from lease_parser.extraction.evidence import Doubt, Evidence, ocr_doubt
 from lease_parser.extraction.flat import FlatText
@@ -148,6 +148,14 @@ def _evidence(best: _Group, rivals: list[_Group], flat: FlatText) -> Evidence:
     )
 
 
+def _alternative(group: _Group, groups: list[_Group], flat: FlatText) -> Alternative:
+    """A stated rival as if it had been chosen: its evidence against the others."""
+    others = [g for g in groups if g is not group]
+    evidence = _evidence(group, others, flat)
+    evidence.ocr = ocr_doubt(flat.page_at(group.representative(flat).start))
+    return Alternative(group.representative(flat).value, evidence.features())
+
+
 def _notes(best: _Group, rivals: list[_Group], flat: FlatText) -> list[str]:
     sources = sorted({c.source for c in best.statements(flat).values()})
     checks = sorted({c.source for c in best.cues if c.check})
@@ -183,6 +191,9 @@ def resolve(
     evidence.ocr = ocr_doubt(page)
     raw = flat.field(name, cue.value, 0.0, cue.start, cue.end, _notes(best, rivals, flat))
     raw.evidence = evidence.features()
+    raw.alternatives = [
+        _alternative(group, groups, flat) for group in rivals if group.statements(flat)
+    ]
     # The document states another value too: it disagrees with itself and a person decides
     # (on the development corpus, 4 of the 9 values with a rival statement were wrong).
     if evidence.rival_statements:

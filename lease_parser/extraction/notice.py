@@ -194,10 +194,5 @@ def window_value(window: NoticeWindow) -> str:
 
 
 def describe(window: NoticeWindow) -> str:
-    """ "9–12 months", "at least 90 days": how a person reads the window."""
-    least = f"{window.least.count} {window.least.unit.value}"
-    if window.most is None:
-        return f"at least {least}"
-    if window.most.unit is window.least.unit:
-        return f"{window.least.count}–{window.most.count} {window.least.unit.value}"
-    return f"{least} to {window.most.count} {window.most.unit.value}"
+    """ "9–12 months", "at least 90 days" (``NoticeWindow.describe``)."""
+    return window.describe()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
@@ -47,7 +48,7 @@ _OTHER_FIELD = re.compile(
 # an event the date depends on, a cap or an increase, an example, a blank.
 _NOT_THE_VALUE = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option|later|earlier|sooner|upon|following|"
-    r"increase\w*|exceed\w*|maximum|minimum|cap|up\s+to|example|e\.g|insurance|limit)\b|_{3,}"
+    r"increase\w*|exceed\w*|maximum|minimum|cap|up\s+to|example|e\.g|insurance|limit|total)\b|_{3,}"
 )
 # The renewal shapes' own words are renewal words: only these say their value is not one.
 _NOT_AN_OPTION = re.compile(
@@ -123,7 +124,9 @@ _DATED = re.compile(
     r"(?i)\b(?:dated|made\s+(?:and\s+entered\s+into\s+)?(?:as\s+of|on|this)|"
     r"lease\s+date|effective\s+date)\b"
 )
-_RENT = re.compile(r"(?i)\b(?:base|basic|minimum|fixed|monthly|annual)\s+(?:base\s+)?rent(?:al)?\b")
+_RENT = re.compile(
+    r"(?i)\b(?:(?:base|basic|minimum|fixed|monthly|annual)\s+(?:base\s+)?)?rent(?:al)?\b"
+)
 _OPTION = re.compile(
     r"(?i)\boptions?\s+to\s+(?:renew|extend)\b|\b(?:renewal|extension)\s+options?\b"
 )
@@ -251,10 +254,39 @@ def stated_but_not_read(
         count = read.get("renewal_option_count")
         if name in _NEED_AN_OPTION and count is not None and count.value == "0":
             continue  # no option, so no option's length or notice
-        found = _first_statement(flat, shape, span)
+        found = _first_statement(flat, shape, span) or _the_other_rent(flat, span, name, read)
         if found is None:
             continue
         raw = flat.field(name, None, 0.0, *found)
         raw.doubts[Doubt.STATED_NOT_READ] = f"the lease states {shape.what} here; nothing was read"
         out.append(raw)
     return out
+
+
+# Monthly rent from annual and back: the lease states the other one when it is written.
+_RENT_FACTORS = {
+    "base_rent_monthly": ("base_rent_annual", Decimal(1) / 12),
+    "base_rent_annual": ("base_rent_monthly", Decimal(12)),
+}
+_CENT = Decimal("0.01")
+
+
+def _the_other_rent(
+    flat: FlatText, span: tuple[int, int], name: str, read: dict[str, RawField]
+) -> tuple[int, int] | None:
+    """ "$84,585.60 per year, payable in installments of $7,048.80": with one of the two
+    rents read, the other's amount (12 × monthly, annual / 12) written in the lease."""
+    if name not in _RENT_FACTORS:
+        return None
+    source, factor = _RENT_FACTORS[name]
+    known = read.get(source)
+    if known is None or known.value is None:
+        return None
+    try:
+        expected = (Decimal(known.value) * factor).quantize(_CENT)
+    except InvalidOperation:
+        return None
+    for mention in money_in(flat, *span):
+        if abs(mention.amount - expected) <= _CENT:
+            return mention.start, mention.end
+    return None

@@ -29,7 +29,7 @@ from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.numbers import NUMBER_WORDS, words_to_int
 from lease_parser.extraction.sections import Agreement, primary_agreement
-from lease_parser.model import DocumentKind
+from lease_parser.model import MAX_TERM_MONTHS, DocumentKind
 from lease_parser.parsing.base import Document
 
 # "five (5)", "TWELVE (12)", "84", "One"
@@ -126,8 +126,6 @@ _NOT_OURS = re.compile(
     r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b"
 )
 
-# 999 years: English leases run that long (a 150-year lease is in the dev corpus).
-MAX_TERM_MONTHS = 999 * 12
 TERM_CLAUSE = 0.6
 TERM_LABEL = 0.6
 RESTATED = 0.3

@@ -1,7 +1,7 @@
 """The Celery app factory. Every reliability setting is here, each with the reason for it.
 
 Do not "fix" these back to Celery's defaults: each one closes a way to lose or duplicate
-a lease (DESIGN.md, "Broker and worker semantics").
+a lease (docs/architecture.md, "Broker and worker semantics").
 """
 
 from __future__ import annotations

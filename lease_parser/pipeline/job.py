@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from celery import Task
 from celery.exceptions import Reject
 
+from lease_parser.credentials import forget_password, load_password
 from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
 from lease_parser.errors import BrokerUnavailable, HashMismatch, LeaseParserError, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
@@ -21,18 +22,13 @@ from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.portfolio.linking import after_finish
+from lease_parser.redaction import redact
 from lease_parser.settings import Settings
-from lease_parser.storage import fetch, get_json
+from lease_parser.storage import fetch
 from lease_parser.store import DocumentState, Outcome
 
 log = logging.getLogger(__name__)
-CREDENTIAL_PREFIX = "credentials/"
 MESSAGE_FIELDS = ("doc_key", "doc_hash", "submission_id")
-
-
-def credential_key(doc_hash: str) -> str:
-    """Where an operator puts the password of an encrypted document (see README)."""
-    return f"{CREDENTIAL_PREFIX}{doc_hash}.json"
 
 
 @dataclass
@@ -79,12 +75,8 @@ class Job:
         return got.data
 
     def password(self) -> str | None:
-        """An operator-supplied password for this document, if one was stored."""
-        key = credential_key(self.doc_hash)
-        if not self.runtime.objects.exists(key):
-            return None
-        value = get_json(self.runtime.objects, key).get("password")
-        return str(value) if value else None
+        """An operator-supplied password for this document (``unlock``), if one was stored."""
+        return load_password(self.runtime.objects, self.settings, self.doc_hash)
 
     def hand_on(self, task_name: str, **extra: Any) -> str:
         return publish(self.task.app, task_name, {**self.message, **extra})
@@ -100,7 +92,7 @@ class Job:
         outcome = Outcome(
             state=DocumentState(result.route.value),
             reason=result.reason,
-            detail=result.detail,
+            detail=redact(result.detail) if result.detail else None,
             kind=as_json["kind"],
             confidence=result.confidence,
             fields=as_json["fields"],
@@ -112,6 +104,7 @@ class Job:
         won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
         record_outcome(result, won)
         self.final = True
+        self._forget_password()
         if won and result.abstraction is not None:
             self.link_amendments()
         return won
@@ -123,7 +116,14 @@ class Job:
         try:
             after_finish(self.runtime.store, self.doc_hash, self.settings.confidence_gate)
         except LeaseParserError as exc:
-            log.warning("amendment linking for %s failed: %s", self.doc_hash, exc)
+            log.warning("amendment linking for %s failed: %s", self.doc_hash[:12], exc)
+
+    def _forget_password(self) -> None:
+        """A final document needs no password: delete it (if one was stored at all)."""
+        try:
+            forget_password(self.runtime.objects, self.doc_hash)
+        except Exception as exc:  # the outcome is recorded; a leftover stays encrypted
+            log.warning("%s: stored password not deleted: %s", self.doc_hash[:12], exc)
 
     def review(self, reason: Reason, detail: str) -> bool:
         return self.finish(AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail))

@@ -31,7 +31,6 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from lease_parser.extraction.notice import describe
 from lease_parser.model import NoticeWindow, Period, PeriodUnit
 from lease_parser.portfolio.schedule import months_after
 from lease_parser.portfolio.terms import CurrentTerms, SourceDocument, Term
@@ -205,7 +204,7 @@ class _Builder:
         self.add(
             before(end, window.least),
             deadline,
-            f"{what}: last day to give notice ({describe(window)} before {end.isoformat()})",
+            f"{what}: last day to give notice ({window.describe()} before {end.isoformat()})",
             inputs,
             option,
         )
@@ -213,7 +212,7 @@ class _Builder:
             self.add(
                 before(end, window.most),
                 opens,
-                f"{what}: first day notice may be given ({describe(window)} before "
+                f"{what}: first day notice may be given ({window.describe()} before "
                 f"{end.isoformat()})",
                 inputs,
                 option,

@@ -6,7 +6,6 @@ import datetime as dt
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from lease_parser.extraction.notice import describe
 from lease_parser.model import NoticeWindow
 from lease_parser.normalization import DATE_FIELDS, DECIMAL_FIELDS, MONEY_FIELDS, NOTICE_FIELDS
 
@@ -36,7 +35,7 @@ def display_value(name: str, value: Any) -> Any:
     if name in DATE_FIELDS:
         return as_date(value) or str(value)
     if name in NOTICE_FIELDS:
-        return describe(NoticeWindow.model_validate(value))
+        return NoticeWindow.model_validate(value).describe()
     if name == "rent_schedule":
         return f"{len(value)} step(s)"
     if name == "escalation" and isinstance(value, dict):

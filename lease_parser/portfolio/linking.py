@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from lease_parser.errors import LeaseParserError, StorageUnavailable
+from lease_parser.errors import DocumentNotFound, StorageUnavailable
 from lease_parser.portfolio.links import Identity, LinkDecision, decide_link
 from lease_parser.store import (
     AmendmentLinkRow,
@@ -37,8 +37,8 @@ AUTO = "auto"
 REVIEWER = "reviewer"
 
 
-class LinkRefused(LeaseParserError):
-    """A link a person asked for cannot be made (wrong kinds, unknown document)."""
+class LinkRefused(DocumentNotFound):
+    """A link a person asked for names no amendment, or no lease, in the store."""
 
 
 @dataclass(frozen=True)

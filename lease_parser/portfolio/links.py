@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from lease_parser.evaluation.compare import canonical_text, values_match
+from lease_parser.comparison import canonical_text, values_match
 
 
 class Outcome(StrEnum):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from lease_parser.evaluation.compare import values_match
+from lease_parser.comparison import values_match
 from lease_parser.model import FIELD_NAMES
 from lease_parser.portfolio.links import same_premises
 from lease_parser.portfolio.schedule import dated_steps

@@ -127,7 +127,10 @@ def test_a_cold_shutdown_requeues_the_running_task_for_the_next_worker(
     worker = pipeline.worker("cold", concurrency=1).start()
     successor = pipeline.worker("after-cold", concurrency=1)
     try:
-        doc_hash, _ = _submit(pipeline, "scans/cold.pdf", multi_page_scan(3))
+        # Long enough to still be running when the cold shutdown cancels it: finding the
+        # task active takes ~1.5 s on a busy machine and the shutdown waits 1 s more,
+        # while three pages were OCR'd in 2.3 s (the task then finished: a flaky test).
+        doc_hash, _ = _submit(pipeline, "scans/cold.pdf", multi_page_scan(8))
         task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
         worker.process.send_signal(signal.SIGQUIT)  # type: ignore[union-attr]
         worker.wait_exit(timeout=60)

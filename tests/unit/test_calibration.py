@@ -14,7 +14,7 @@ from lease_parser.calibration import (
     out_of_fold,
     reviewed_examples,
 )
-from lease_parser.extraction.base import RawField
+from lease_parser.extraction.base import Alternative, RawField
 
 
 def _examples(documents: int = 12, seed: int = 7) -> list[Example]:
@@ -106,3 +106,14 @@ def test_one_kind_of_example_gives_a_constant_shrunk_rate(right: bool) -> None:
     examples = [Example("d", "tenant", {"statements": 1}, right) for _ in range(8)]
     p = fit_model(examples).probability("tenant", {"statements": 3})
     assert (0.5 < p < 1.0) if right else (0.0 < p < 0.5)
+
+
+def test_the_rival_values_a_lease_states_are_examples_too() -> None:
+    raw = RawField("tenant", "Beta Widgets Inc.", evidence={"statements": 2})
+    raw.alternatives = [Alternative("Gamma Corp", {"statements": 1, "rival_statements": 2})]
+    labels = {"tenant": "Beta Widgets Inc."}
+    chosen_only = labelled_examples("a.pdf", {"tenant": raw}, labels)
+    assert [(e.source, e.right) for e in chosen_only] == [("labels", True)]
+    both = labelled_examples("a.pdf", {"tenant": raw}, labels, alternatives=True)
+    assert [(e.source, e.right) for e in both] == [("labels", True), ("alternative", False)]
+    assert "alternatives" not in raw.to_dict()  # a training aid, never sent between stages

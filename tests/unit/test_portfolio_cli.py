@@ -113,7 +113,7 @@ def test_results_show_gives_current_terms_and_the_change_log(
         ("expiration_date", "2030-07-31", "2035-07-31", "2029-06-15")
     ]
     code, text, _ = run(data_dir, "results", "show", portfolio["lease"])
-    assert "current terms:" in text
+    assert "current terms (amendments applied):" in text
     assert "2030-07-31" in text
     assert "2035-07-31" in text
     code, record, _ = run(data_dir, "results", "show", portfolio["amendment"], "--json")
@@ -178,7 +178,9 @@ def test_a_reviewer_correcting_an_amendment_relinks_it(data_dir: Path) -> None:
         key="leases/lease.pdf",
     )
     misread = {**AMENDMENT, "amended_lease_date": "2015-03-03"}
-    amendment = add_document(store, fields=fields_json(misread, 0.97), kind="amendment")
+    amendment = add_document(
+        store, fields=fields_json(misread, 0.97), kind="amendment", problems=[]
+    )
     after_finish(store, amendment, 0.9)
     code, listed, _ = run(data_dir, "amendments", "list", "--json")
     assert [v["state"] for v in listed] == ["needs_review"]
@@ -187,6 +189,8 @@ def test_a_reviewer_correcting_an_amendment_relinks_it(data_dir: Path) -> None:
     code, _, err = run(
         data_dir, "review", "correct", amendment, f"amended_lease_date={LEASE['lease_date']}"
     )
+    assert code == 0, err
+    code, _, err = run(data_dir, "review", "approve", amendment[:12])
     assert code == 0, err
     code, listed, _ = run(data_dir, "amendments", "list", "--json")
     assert [(v["state"], v["lease_hash"]) for v in listed] == [("linked", lease)]

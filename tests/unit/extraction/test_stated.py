@@ -225,3 +225,30 @@ def test_extract_fields_says_nothing_of_what_was_read() -> None:
     for name in ("landlord", "tenant", "base_rent_monthly", "security_deposit"):
         assert fields[name].value is not None
     assert not any(Doubt.STATED_NOT_READ in raw.doubts for raw in fields.values())
+
+
+@pytest.mark.parametrize(
+    ("read_name", "read_value", "missing"),
+    [
+        ("base_rent_annual", "84585.60", "base_rent_monthly"),
+        ("base_rent_monthly", "7048.80", "base_rent_annual"),
+    ],
+)
+def test_the_other_rent_written_in_the_lease_is_stated_but_not_read(
+    read_name: str, read_value: str, missing: str
+) -> None:
+    # No rent words right before the second figure, and no unit after it: only arithmetic
+    # with the rent that was read says the lease states it.
+    text = (
+        "2. Payment. Tenant shall pay Landlord $84,585.60 per year, payable in installments of "
+        "$7,048.80 plus applicable sales taxes on the first day of each month. "
+    )
+    read = {read_name: RawField(read_name, read_value)}
+    found = stated(HEAD + text + FILLER, read=read)
+    assert missing in found
+    assert found[missing].doubts[Doubt.STATED_NOT_READ]
+
+
+def test_a_total_over_the_term_is_not_the_annual_rent() -> None:
+    text = "RENT. The total rent under this lease agreement is $96,000.00 for the whole term. "
+    assert "base_rent_annual" not in stated(HEAD + text + FILLER)

@@ -1,12 +1,12 @@
 """Amendments: the amendments filed after a lease in its file, and links to their lease.
 
 Revision ID: amendment_links
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-01
 
-Additive only (a nullable column, a new table), like 0002: no SQLite table rebuild. The
-revision id names what it does rather than a number, so it can be re-chained after any
-other third revision without renaming.
+Additive only (a nullable column, a new table), like 0002 and 0003: no SQLite table
+rebuild. The revision id names what it does rather than a number, so it can be re-chained
+after another revision without renaming.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "amendment_links"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
