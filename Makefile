@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval bench soak recovery flower samples clean measure-parsing
+.PHONY: help install run test unit integration lint format worker eval bench soak recovery flower samples clean measure-parsing image image-test
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -24,13 +24,19 @@ run: install ## the whole pipeline on the sample leases, on embedded defaults (o
 	$(LEASE) run samples/
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)
 
 unit: install ## unit tests only (no servers)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
 integration: install ## integration tests only
-	$(PY) -m pytest tests/integration -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest tests/integration -m "not slow and not image" $(PYTEST_ARGS)
+
+image: install ## container image lease-parser:VERSION (buildah; Debian base built locally by mmdebstrap, cached)
+	scripts/build_image.sh
+
+image-test: install ## build the image, then run lease-parser inside it (--version, a PDF, a scan through OCR)
+	$(PY) -m pytest -m image $(PYTEST_ARGS)
 
 lint: install ## ruff (lint + format check) and mypy --strict
 	$(VENV)/bin/ruff check lease_parser tests scripts
