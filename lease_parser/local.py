@@ -220,6 +220,13 @@ class WorkerProcess:
             self.process.kill()
             self.process.wait(10)
 
+    def kill_all(self) -> None:
+        """SIGKILL the main process and all its children at once: a lost node, a killed pod."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
     def wait_exit(self, timeout: float) -> int:
         """Wait for the main process to exit on its own; its exit code."""
         assert self.process is not None

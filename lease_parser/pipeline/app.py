@@ -120,6 +120,8 @@ def create_app(settings: Settings) -> Celery:
     app = Celery("lease_parser", set_as_current=True)
     app.config_from_object(celery_config(settings))
     app.lease_settings = settings
+    # Imported for their signal handlers: the worker's heartbeat and reaper (connected once).
+    import lease_parser.pipeline.heartbeat  # noqa: F401
     from lease_parser.pipeline.tasks import register_tasks
 
     register_tasks(app)
