@@ -201,8 +201,12 @@ class WorkerProcess:
         )
         return [int(p) for p in out.stdout.split()]
 
-    def stop(self, grace: float = 30) -> None:
-        """SIGTERM (warm shutdown), then SIGKILL the whole group after ``grace`` seconds."""
+    def stop(self, grace: float = 60) -> None:
+        """SIGTERM, then SIGKILL the whole group after ``grace`` seconds.
+
+        SIGTERM is the worker's soft shutdown: an idle worker exits at once; a busy one
+        gives its tasks LEASE_SOFT_SHUTDOWN_TIMEOUT (30 s) and re-queues what still runs.
+        """
         if self.process is None:
             return
         if self.process.poll() is None:

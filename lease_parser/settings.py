@@ -155,9 +155,9 @@ class Settings(BaseSettings):
     # *before* Redis itself refuses writes: workers need the headroom to drain, because
     # every delivery, claim and hand-on writes to Redis too.
     broker_high_water: float = Field(default=0.9, gt=0, le=1)
-    # Cold shutdown (SIGQUIT, or SIGTERM with REMAP_SIGTERM=SIGQUIT) waits this long for
-    # running tasks before cancelling and re-queueing them. Plain SIGTERM (warm shutdown)
-    # waits for running tasks however long they take (at most their hard time limit).
+    # SIGTERM (and SIGQUIT) give running tasks this long to finish before they are
+    # cancelled and their messages re-queued for another worker (Celery's soft shutdown).
+    # Kubernetes' terminationGracePeriodSeconds must exceed it by ~45 s (k8s/base/workers/).
     soft_shutdown_timeout: float = Field(default=30.0, ge=0)
     # A message delivered more often than this is poison (it keeps killing workers).
     max_deliveries: int = Field(default=3, ge=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 from celery import Celery
@@ -38,6 +39,22 @@ def submit(doc_key: str, doc_hash: str | None, as_json: bool) -> None:
         click.echo(f"submitted {receipt.doc_key} sha256={receipt.doc_hash} task={receipt.task_id}")
 
 
+def use_soft_shutdown_on_sigterm() -> None:
+    """Make SIGTERM Celery's soft shutdown (a time-limited warm one, then re-queue).
+
+    Celery's plain SIGTERM is a warm shutdown that waits for running tasks however long
+    they take: an OCR task near its 30-minute limit would hold a rollout or a scale-down
+    that long. ``REMAP_SIGTERM=SIGQUIT`` makes SIGTERM the cold shutdown, which first waits
+    ``worker_soft_shutdown_timeout`` (app.py) and then cancels what still runs; acks_late
+    leaves those messages unacked and closing the channel puts them back on their queue.
+    billiard reads the variable once, at import (billiard/common.py), in this process and
+    in the pool children it starts, hence here, before the worker is imported.
+    """
+    if "billiard.common" in sys.modules:
+        raise RuntimeError("REMAP_SIGTERM must be set before billiard is imported")
+    os.environ["REMAP_SIGTERM"] = "SIGQUIT"
+
+
 @click.command()
 @click.option(
     "--queues",
@@ -58,16 +75,18 @@ def submit(doc_key: str, doc_hash: str | None, as_json: bool) -> None:
 def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel: str) -> None:
     """Run a Celery worker for the given queues (blocks until shut down).
 
-    SIGTERM is a warm shutdown: no new work, running tasks finish (give it the queues'
-    largest hard time limit + 30 s as grace), queued messages stay queued. SIGQUIT waits
-    LEASE_SOFT_SHUTDOWN_TIMEOUT seconds, then re-queues what still runs. SIGKILL loses
-    nothing either: unacked messages come back after LEASE_VISIBILITY_TIMEOUT.
+    SIGTERM (and SIGQUIT) is a soft shutdown: no new work; running tasks get
+    LEASE_SOFT_SHUTDOWN_TIMEOUT seconds (30) to finish, then what still runs is cancelled
+    and its message re-queued at once for another worker; then the worker exits. Give it
+    that timeout + 45 s as grace. SIGKILL loses nothing either: the other workers' reapers
+    restore its messages within LEASE_HEARTBEAT_TTL + a few seconds.
     """
     unknown = set(queues.split(",")) - set(QUEUES)
     if unknown:
         fail(f"unknown queue(s) {sorted(unknown)}; choose from {', '.join(QUEUES)}", ExitCode.USAGE)
     # Tesseract's OpenMP threads cost ~6x the CPU when every core already runs a child.
     os.environ["OMP_THREAD_LIMIT"] = "1"
+    use_soft_shutdown_on_sigterm()
     argv = [
         "worker",
         "--queues",
