@@ -63,8 +63,8 @@ bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 
 soak: install ## 500 leases through a local cluster while worker children are SIGKILLed; nothing lost or committed twice
 	$(PY) scripts/soak.py --documents $(or $(DOCUMENTS),500)
 
-recovery: install ## time from a worker SIGKILL (child, main process) until the lease runs again and is final
-	$(PY) scripts/recovery.py --trials 3
+recovery: install ## time from a worker SIGKILL (whole worker, main process, child) until the lease is final; TRIALS=10
+	$(PY) scripts/recovery.py --trials $(or $(TRIALS),10)
 
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
