@@ -97,8 +97,13 @@ class NodeStatus:
 
 
 def read_node(r: redis.Redis, node: str) -> NodeStatus | None:
+    """The node's last status, or None when its heartbeat has lapsed.
+
+    A consumption record can outlive the beat that expired (it is written on receipt), so
+    a hash without the beat's fields counts as no heartbeat.
+    """
     raw = r.hgetall(node_key(node))
-    return NodeStatus.from_redis(raw) if raw else None
+    return NodeStatus.from_redis(raw) if b"beat_at" in raw else None
 
 
 class Heartbeat(threading.Thread):
@@ -134,6 +139,7 @@ class Heartbeat(threading.Thread):
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(held_key(self.instance), tag, json.dumps(record))
             pipe.hset(node_key(self.node), "consumed_at", repr(time.time()))
+            pipe.expire(node_key(self.node), self.settings.heartbeat_ttl)
             pipe.execute()
 
     # -- in the heartbeat thread ------------------------------------------------------------

@@ -130,12 +130,15 @@ class Reaper:
 
     def reap(self, skip: str | None = None) -> list[Restored]:
         """Restore every message held by a dead worker process (not ``skip``, ourselves)."""
+        instances = sorted(_text(raw) for raw in self.redis.smembers(INSTANCES))
+        with self.redis.pipeline(transaction=False) as pipe:
+            for instance in instances:
+                pipe.exists(alive_key(instance))
+            alive = pipe.execute()
         restored: list[Restored] = []
-        for raw in self.redis.smembers(INSTANCES):
-            instance = _text(raw)
-            if instance == skip or self.redis.exists(alive_key(instance)):
-                continue
-            restored += self.reap_instance(instance)
+        for instance, beating in zip(instances, alive, strict=True):
+            if instance != skip and not beating:
+                restored += self.reap_instance(instance)
         return restored
 
     def reap_instance(self, instance: str) -> list[Restored]:
