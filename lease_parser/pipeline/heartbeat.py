@@ -46,16 +46,19 @@ from celery import signals
 from redis.typing import EncodableT, FieldT
 
 import redis
-from lease_parser.pipeline.reaper import INSTANCES, Reaper, alive_key, held_key, prune_held
+from lease_parser.pipeline.reaper import (
+    INSTANCES,
+    Reaper,
+    alive_key,
+    as_text,
+    held_key,
+    prune_held,
+)
 from lease_parser.settings import Settings
 
 log = logging.getLogger(__name__)
 
 NODE_PREFIX = "lease:worker:node:"
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def node_key(node: str) -> str:
@@ -77,7 +80,7 @@ class NodeStatus:
 
     @classmethod
     def from_redis(cls, raw: dict[Any, Any]) -> NodeStatus:
-        data = {_text(k): _text(v) for k, v in raw.items()}
+        data = {as_text(k): as_text(v) for k, v in raw.items()}
         free_since = float(data["free_since"]) if data.get("free_since") else None
         return cls(
             instance=data["instance"],

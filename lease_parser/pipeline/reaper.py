@@ -130,7 +130,7 @@ class Reaper:
 
     def reap(self, skip: str | None = None) -> list[Restored]:
         """Restore every message held by a dead worker process (not ``skip``, ourselves)."""
-        instances = sorted(_text(raw) for raw in self.redis.smembers(INSTANCES))
+        instances = sorted(as_text(raw) for raw in self.redis.smembers(INSTANCES))
         with self.redis.pipeline(transaction=False) as pipe:
             for instance in instances:
                 pipe.exists(alive_key(instance))
@@ -145,7 +145,7 @@ class Reaper:
         restored = []
         for tag, record in self.redis.hgetall(held_key(instance)).items():
             task_id = json.loads(record).get("task_id", "?")
-            queue_keys = self._restore_tag(instance, _text(tag))
+            queue_keys = self._restore_tag(instance, as_text(tag))
             if queue_keys:
                 restored.append(Restored(instance, task_id, queue_keys))
                 log.warning(
@@ -174,7 +174,7 @@ class Reaper:
         return [key for _, key, _ in pushes] if moved == 1 else []
 
 
-def _text(value: bytes | str) -> str:
+def as_text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
