@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval bench soak recovery flower samples clean measure-parsing image image-test
+.PHONY: help install run test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing image image-test
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -56,6 +56,9 @@ flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEAS
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
 eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
 	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
+
+calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
+	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
 
 bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
 	@$(LEASE) bench $(BENCH_ARGS)

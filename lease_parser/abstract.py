@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lease_parser.confidence import ConfidenceModel, default_model, score_fields
 from lease_parser.errors import LeaseParserError
 from lease_parser.extraction import RawField, extract_fields
 from lease_parser.extraction.kind import classify_document
@@ -70,9 +71,15 @@ def extract_stage(document: Document) -> Extraction:
     )
 
 
-def normalize_stage(extraction: Extraction, gate: float) -> AbstractionResult:
+def normalize_stage(
+    extraction: Extraction, gate: float, model: ConfidenceModel | None = None
+) -> AbstractionResult:
+    """Score each value's probability (the shipped model unless ``model`` is given), type
+    and validate the values, and route the document."""
+    model = model or default_model()
+    score_fields(extraction.fields, model)
     abstraction, problems = normalize_fields(extraction.fields, extraction.kind)
-    decision = route_after_normalization(abstraction, problems, gate)
+    decision = route_after_normalization(abstraction, problems, gate, model.fields)
     return AbstractionResult(
         route=decision.route,
         reason=decision.reason,
@@ -97,6 +104,8 @@ def abstract_document(
         document = parse_stage(data, settings, password)
         if document.pages_needing_ocr:
             document = ocr_stage(document, data, settings, password)
-        return normalize_stage(extract_stage(document), settings.confidence_gate)
+        return normalize_stage(
+            extract_stage(document), settings.confidence_gate, settings.confidence()
+        )
     except LeaseParserError as exc:
         return result_for_error(exc)

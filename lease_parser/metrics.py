@@ -94,8 +94,8 @@ METRIC_NAMES = frozenset(EXPORTER_METRICS) | WORKER_METRIC_NAMES
 
 # Seconds: normalization takes well under a second, OCR of a long scan up to its 1800 s limit.
 DURATION_BUCKETS = (0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800)
-# Dense around the 0.80 confidence gate, where routing changes.
-CONFIDENCE_BUCKETS = (0.2, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0)
+# Dense around the 0.90 confidence gate, where routing changes.
+CONFIDENCE_BUCKETS = (0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99, 1.0)
 
 
 # -- the exporter: broker and store, read at scrape time --------------------------------

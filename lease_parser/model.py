@@ -48,13 +48,24 @@ class Provenance(BaseModel):
 
 
 class Field(BaseModel, Generic[T]):
-    """One extracted value. ``value is None`` means the document does not state it."""
+    """One extracted value. ``value is None`` means the document does not state it.
+
+    ``confidence`` is the probability that the value is right (lease_parser.confidence).
+    ``provenance`` cites where the value was read; a value derived from several statements
+    also cites each of them in ``inputs``. ``doubts`` name what a person must check whatever
+    the probability (a rival value, a failed relation, ambiguous wording, or — with no value
+    — a field the lease states that was not read), ``evidence`` is what the probability was
+    computed from, kept so reviewers' decisions can refit it.
+    """
 
     value: T | None = None
     confidence: float = PydanticField(default=0.0, ge=0.0, le=1.0)
     provenance: Provenance | None = None
-    # Evidence for and against: agreeing cues, conflicts, why confidence is what it is.
+    inputs: list[Provenance] = PydanticField(default_factory=list)
+    # Evidence for and against in words: agreeing statements, checks, conflicts.
     notes: list[str] = PydanticField(default_factory=list)
+    doubts: dict[str, str] = PydanticField(default_factory=dict)
+    evidence: dict[str, float] = PydanticField(default_factory=dict)
 
 
 class Money(BaseModel):
@@ -144,11 +155,25 @@ CORE_FIELDS: tuple[str, ...] = (
 )
 
 
+class ProblemKind(StrEnum):
+    """Why a field needs a person: the review item lists them in this order."""
+
+    INVALID = "invalid"  # the value cannot be right (a negative rent, dates out of order)
+    FAILED_RELATION = "failed_relation"  # it contradicts another value
+    RIVAL_VALUE = "rival_value"  # the lease also states another value
+    STATED_NOT_READ = "stated_not_read"  # the lease states it; nothing was read
+    CAVEAT = "caveat"  # the wording leaves it open ("The" before a name, words ≠ figures)
+    LOW_PROBABILITY = "low_probability"  # probably right, not enough to commit unread
+    DOCUMENT = "document"  # the document as a whole (a blank form, an amendment)
+
+
 class FieldProblem(BaseModel):
     """Why a field is doubtful: shown to reviewers and stored with the review item."""
 
     field: str
     problem: str
+    kind: ProblemKind = ProblemKind.INVALID
+    page: int | None = None
 
 
 class AbstractionResult(BaseModel):
@@ -182,7 +207,8 @@ def json_value(value: Any) -> Any:
 
 
 def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str, Any]]:
-    """The ``fields`` object of ``abstract --json``: value, confidence, provenance per field."""
+    """The ``fields`` object of ``abstract --json``: value, probability, provenance (and
+    inputs), doubts and the evidence features, per field."""
     out: dict[str, dict[str, Any]] = {}
     for name in FIELD_NAMES:
         f = abstraction.field(name)
@@ -190,6 +216,9 @@ def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str
             "value": json_value(f.value),
             "confidence": round(f.confidence, 4),
             "provenance": f.provenance.model_dump() if f.provenance else None,
+            "inputs": [p.model_dump() for p in f.inputs],
+            "doubts": dict(f.doubts),
+            "evidence": dict(f.evidence),
         }
     return out
 

@@ -76,7 +76,12 @@ def _field(raw: RawField, currency: str) -> Field[Any]:
         value=typed_value(raw.name, raw.value, currency),
         confidence=max(0.0, min(1.0, raw.confidence)),
         provenance=provenance,
+        inputs=[
+            Provenance(page=c.page, start=c.start, end=c.end, text=c.snippet) for c in raw.inputs
+        ],
         notes=raw.notes,
+        doubts=raw.doubts,
+        evidence=raw.evidence,
     )
 
 

@@ -97,7 +97,8 @@ class ReviewItem:
 
     @property
     def doubtful(self) -> list[str]:
-        return sorted({str(p["field"]) for p in self.problems})
+        """The fields a reviewer must check, most serious first (the gate's order)."""
+        return list(dict.fromkeys(str(p["field"]) for p in self.problems))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -11,7 +11,7 @@ never reads ``os.environ``. Environment names are ``LEASE_<FIELD>``; nested sect
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -19,6 +19,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from lease_parser.errors import ConfigurationError
 from lease_parser.parsing.base import ParseLimits
 from lease_parser.parsing.ocr import OcrOptions
+
+if TYPE_CHECKING:
+    from lease_parser.confidence import ConfidenceModel
 
 MB = 1024 * 1024
 
@@ -106,7 +109,10 @@ class Settings(BaseSettings):
     s3_endpoint_url: str | None = None
     # Empty means "embedded default under data_dir" (sqlite:///<data_dir>/lease.db).
     store_url: str = ""
-    confidence_gate: float = Field(default=0.80, gt=0, le=1)
+    # Chosen from the cross-validated precision curve of `lease-parser eval` (README).
+    confidence_gate: float = Field(default=0.90, gt=0, le=1)
+    # A model refitted with `lease-parser calibrate --out FILE`; unset: the one shipped.
+    confidence_model: Path | None = None
 
     max_document_bytes: int = Field(default=50 * MB, gt=0)
     max_pages: int = Field(default=500, gt=0)
@@ -211,6 +217,29 @@ class Settings(BaseSettings):
                 f"LEASE_VISIBILITY_TIMEOUT or lower LEASE_RETRY__BACKOFF_MAX."
             )
         return self
+
+    @model_validator(mode="after")
+    def _confidence_model_loads(self) -> Self:
+        if self.confidence_model is not None:
+            from lease_parser.confidence import load_model  # only when one is configured
+
+            try:
+                load_model(self.confidence_model)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ValueError(
+                    f"LEASE_CONFIDENCE_MODEL={self.confidence_model} cannot be loaded ({exc}); "
+                    "write one with `lease-parser calibrate --out FILE`, or unset it to use "
+                    "the model the package ships"
+                ) from exc
+        return self
+
+    def confidence(self) -> ConfidenceModel:
+        """The model that turns extraction evidence into probabilities."""
+        from lease_parser.confidence import default_model, load_model
+
+        return (
+            default_model() if self.confidence_model is None else load_model(self.confidence_model)
+        )
 
     def parse_limits(self) -> ParseLimits:
         return ParseLimits(

@@ -16,6 +16,7 @@ from lease_parser.model import (
     Field,
     FieldProblem,
     LeaseAbstraction,
+    ProblemKind,
     Provenance,
     abstraction_fields_json,
 )
@@ -77,7 +78,13 @@ def add_document(
     if fields is None and reason != Reason.NEEDS_CREDENTIAL:
         fields = fields_json(confidence=confidence)
     if problems is None and state == DocumentState.REVIEW and reason == Reason.LOW_CONFIDENCE:
-        problems = [FieldProblem(field="base_rent_monthly", problem="confidence 0.60: one cue")]
+        problems = [
+            FieldProblem(
+                field="base_rent_monthly",
+                problem="confidence 0.60: one cue",
+                kind=ProblemKind.LOW_PROBABILITY,
+            )
+        ]
     won = store.finish(
         doc_hash,
         submission,

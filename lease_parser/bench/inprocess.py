@@ -104,7 +104,7 @@ class InProcess:
         with timed(stages, "extract"):
             extraction = extract_stage(document)
         with timed(stages, "normalize"):
-            return normalize_stage(extraction, settings.confidence_gate)
+            return normalize_stage(extraction, settings.confidence_gate, settings.confidence())
 
     def process(self, placed: Placed) -> DocResult:
         doc = placed.doc

@@ -11,6 +11,7 @@ import click
 
 from lease_parser.cli._common import ExitCode, fail
 from lease_parser.cli.bench import bench
+from lease_parser.cli.calibrate import calibrate
 from lease_parser.cli.core import abstract, evaluate
 from lease_parser.cli.dead import dead
 from lease_parser.cli.ops import flower, healthcheck, metrics
@@ -33,6 +34,7 @@ def cli() -> None:
 COMMANDS = (
     abstract,
     evaluate,
+    calibrate,
     run,
     submit,
     worker,

@@ -123,11 +123,16 @@ def _print_item(item: ReviewItem) -> None:
     )
     if item.detail:
         click.echo(f"detail: {item.detail}")
-    doubtful = set(item.doubtful)
-    for name in FIELD_NAMES:
+    if item.problems:
+        click.echo("check these (most serious first):")
+    for number, problem in enumerate(item.problems, start=1):
+        kind = problem.get("kind") or "invalid"
+        page = f" p.{problem['page']}" if problem.get("page") else ""
+        click.echo(f"  {number}. {problem['field']} [{kind}]{page}: {problem['problem']}")
+    # The doubtful fields first, in the order above; then the rest, which need no check.
+    doubtful = [name for name in item.doubtful if name in FIELD_NAMES]
+    for name in doubtful + [n for n in FIELD_NAMES if n not in doubtful]:
         click.echo(_field_line(name, item.fields.get(name) or {}, name in doubtful))
-    for problem in item.problems:
-        click.echo(f"  ! {problem['field']}: {problem['problem']}")
     if item.reason == Reason.NEEDS_CREDENTIAL:
         click.echo(f"needs its password: lease-parser unlock {item.doc_hash}")
 

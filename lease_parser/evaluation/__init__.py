@@ -14,14 +14,16 @@ the optional parse cache.
 
 - compare.py: whether a value equals its label (the comparison rules);
 - scoring.py: the counts, metrics and report of a run;
-- runner.py: abstracting every document of a directory.
+- runner.py: abstracting every document of a directory, in-sample and cross-validated.
 """
 
 from lease_parser.evaluation.compare import strings_match, token_set_similarity, values_match
 from lease_parser.evaluation.runner import (
-    abstract_file,
+    Evaluation,
+    Extracted,
     document_files,
     evaluate_directory,
+    extract_file,
     load_labels,
     parse_with_cache,
 )
@@ -30,20 +32,24 @@ from lease_parser.evaluation.scoring import (
     EvalReport,
     Prediction,
     score_outcomes,
+    target_rows,
     unmet_targets,
 )
 
 __all__ = [
     "DocumentOutcome",
     "EvalReport",
+    "Evaluation",
+    "Extracted",
     "Prediction",
-    "abstract_file",
     "document_files",
     "evaluate_directory",
+    "extract_file",
     "load_labels",
     "parse_with_cache",
     "score_outcomes",
     "strings_match",
+    "target_rows",
     "token_set_similarity",
     "unmet_targets",
     "values_match",

@@ -6,10 +6,19 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from lease_parser.evaluation.compare import plain_value, values_match
-from lease_parser.model import CORE_FIELDS, FIELD_NAMES, AbstractionResult, Money, Route
+from lease_parser.model import (
+    CORE_FIELDS,
+    FIELD_NAMES,
+    AbstractionResult,
+    DocumentKind,
+    Money,
+    ProblemKind,
+    Route,
+)
 
 # ---------------------------------------------------------------- what a run produced
 
@@ -34,6 +43,10 @@ class DocumentOutcome:
     predictions: dict[str, Prediction]
     seconds: float = 0.0
     detail: str | None = None
+    # The fields the review item asks a person to check, and those flagged as stated in
+    # the lease but not read.
+    to_check: list[str] = field(default_factory=list)
+    stated_not_read: list[str] = field(default_factory=list)
 
 
 def outcome_from_result(name: str, result: AbstractionResult, seconds: float) -> DocumentOutcome:
@@ -59,6 +72,10 @@ def outcome_from_result(name: str, result: AbstractionResult, seconds: float) ->
         predictions=predictions,
         seconds=seconds,
         detail=result.detail,
+        to_check=sorted({p.field for p in result.problems if p.field in FIELD_NAMES}),
+        stated_not_read=sorted(
+            {p.field for p in result.problems if p.kind is ProblemKind.STATED_NOT_READ}
+        ),
     )
 
 
@@ -125,6 +142,23 @@ class Mistake:
         return self.kind != "missed"
 
 
+# Reliability table bins: dense where the gate may sit.
+RELIABILITY_BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.0)
+LEASE_KINDS = frozenset({DocumentKind.LEASE.value, DocumentKind.SUBLEASE.value})
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    low: float
+    high: float
+    values: int
+    predicted: float  # mean probability given
+    observed: float  # share right
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+
 @dataclass
 class EvalReport:
     gate: float
@@ -133,6 +167,50 @@ class EvalReport:
     mistakes: list[Mistake]
     unlabelled: list[str] = field(default_factory=list)
     missing_files: list[str] = field(default_factory=list)
+    # (probability, right) of every stated value whose field is labelled.
+    scored: list[tuple[float, bool]] = field(default_factory=list)
+    # Fields flagged "stated but not read": (flagged where labelled null, flagged where
+    # labelled with a value).
+    flagged_null: int = 0
+    flagged_stated: int = 0
+    null_fields: int = 0  # labelled null and not predicted: where a flag would be wrong
+
+    def brier(self) -> float | None:
+        if not self.scored:
+            return None
+        return sum((p - right) ** 2 for p, right in self.scored) / len(self.scored)
+
+    def reliability(self, bins: tuple[float, ...] = RELIABILITY_BINS) -> list[ReliabilityBin]:
+        out = []
+        for low, high in pairwise(bins):
+            inside = [
+                (p, r) for p, r in self.scored if low <= p < high or (high == 1.0 and p == 1.0)
+            ]
+            if inside:
+                predicted = sum(p for p, _ in inside) / len(inside)
+                observed = sum(r for _, r in inside) / len(inside)
+                out.append(ReliabilityBin(low, high, len(inside), predicted, observed))
+        return out
+
+    def calibration_error(self) -> float | None:
+        """Expected calibration error: the value-weighted gap between said and seen."""
+        if not self.scored:
+            return None
+        bins = self.reliability()
+        return sum(b.values * abs(b.predicted - b.observed) for b in bins) / len(self.scored)
+
+    def lease_documents(self) -> list[DocumentOutcome]:
+        return [o for o in self.outcomes if o.kind in LEASE_KINDS]
+
+    def committed_share(self) -> float | None:
+        """Of the lease documents, the share committed without review."""
+        leases = self.lease_documents()
+        return _ratio(sum(1 for o in leases if o.route == Route.COMMITTED.value), len(leases))
+
+    def fields_to_check(self) -> float | None:
+        """Per reviewed document, how many fields the review item asks a person to check."""
+        reviewed = [o for o in self.outcomes if o.route == Route.REVIEW.value]
+        return sum(len(o.to_check) for o in reviewed) / len(reviewed) if reviewed else 0.0
 
     def _gate_counts(self, names: Iterable[str]) -> tuple[int, int, int]:
         scores = [self.fields[n] for n in names if n in self.fields]
@@ -169,6 +247,17 @@ class EvalReport:
         return {
             "gate": self.gate,
             "documents": len(self.outcomes),
+            "lease_documents": len(self.lease_documents()),
+            "committed_share": _round(self.committed_share()),
+            "fields_to_check": _round(self.fields_to_check()),
+            "brier": _round(self.brier()),
+            "calibration_error": _round(self.calibration_error()),
+            "reliability": [b.to_json() for b in self.reliability()],
+            "stated_not_read": {
+                "flagged_where_labelled_null": self.flagged_null,
+                "labelled_null_not_predicted": self.null_fields,
+                "flagged_where_stated": self.flagged_stated,
+            },
             "fields": {n: s.to_json() for n, s in self.fields.items()},
             "precision_at_gate": _round(self.precision_at_gate()),
             "recall_at_gate": _round(self.recall_at_gate()),
@@ -186,6 +275,8 @@ class EvalReport:
                     "confidence": round(o.confidence, 4),
                     "kind": o.kind,
                     "mistakes": wrong_by_doc.get(o.name, 0),
+                    "to_check": o.to_check,
+                    "stated_not_read": o.stated_not_read,
                     "seconds": round(o.seconds, 2),
                     "detail": o.detail,
                 }
@@ -200,27 +291,44 @@ class EvalReport:
         }
 
 
-# The issue's targets on held-out leases (core fields); `eval --check` fails under them.
+# The targets on leases the model has not seen (core fields): ``eval --check`` fails under
+# them, measured by cross-validation. Lower is better for the last two.
 TARGETS: dict[str, float] = {
-    "precision_at_gate": 0.97,
-    "auto_commit_precision": 0.95,
+    "precision_at_gate": 0.98,
     "recall_at_gate": 0.60,
+    "committed_share": 0.30,
+    "auto_commit_precision": 0.95,
 }
+CEILINGS: dict[str, float] = {"calibration_error": 0.05, "fields_to_check": 3.0}
+
+
+def target_rows(report: EvalReport) -> list[tuple[str, float | None, str, bool]]:
+    """(measure, value, target, met) for every target, in order; nothing measured is unmet."""
+    measured = {
+        "precision_at_gate": report.precision_at_gate(),
+        "recall_at_gate": report.recall_at_gate(),
+        "committed_share": report.committed_share(),
+        "auto_commit_precision": report.auto_commit_precision(),
+        "calibration_error": report.calibration_error(),
+        "fields_to_check": report.fields_to_check(),
+    }
+    rows = []
+    for name, value in measured.items():
+        floor, ceiling = TARGETS.get(name), CEILINGS.get(name)
+        if floor is not None:
+            rows.append((name, value, f">= {floor}", value is not None and value >= floor))
+        elif ceiling is not None:
+            rows.append((name, value, f"<= {ceiling}", value is not None and value <= ceiling))
+    return rows
 
 
 def unmet_targets(report: EvalReport) -> list[str]:
     """The targets the report misses; a metric with nothing to measure counts as missed."""
-    measured = {
-        "precision_at_gate": report.precision_at_gate(),
-        "auto_commit_precision": report.auto_commit_precision(),
-        "recall_at_gate": report.recall_at_gate(),
-    }
-    unmet = []
-    for name, target in TARGETS.items():
-        value = measured[name]
-        if value is None or value < target:
-            unmet.append(f"{name} {'-' if value is None else f'{value:.3f}'} < {target}")
-    return unmet
+    return [
+        f"{name} {'-' if value is None else f'{value:.3f}'} not {target}"
+        for name, value, target, met in target_rows(report)
+        if not met
+    ]
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -273,17 +381,31 @@ def score_outcomes(
     fields = {n: FieldScore() for n in FIELD_NAMES}
     mistakes: list[Mistake] = []
     seen = {o.name for o in outcomes}
+    report = EvalReport(gate=gate, fields={}, outcomes=outcomes, mistakes=mistakes)
     for outcome in outcomes:
         for name, expected in labels.get(outcome.name, {}).items():
             score = fields.setdefault(name, FieldScore())
             mistake = _score_one(outcome, name, expected, score, gate)
             if mistake is not None:
                 mistakes.append(mistake)
-    return EvalReport(
-        gate=gate,
-        fields={n: s for n, s in fields.items() if s.support or s.fp},
-        outcomes=outcomes,
-        mistakes=mistakes,
-        unlabelled=sorted(seen - set(labels)),
-        missing_files=sorted(set(labels) - seen),
-    )
+            _score_flags(report, outcome, name, expected)
+    report.fields = {n: s for n, s in fields.items() if s.support or s.fp}
+    report.unlabelled = sorted(seen - set(labels))
+    report.missing_files = sorted(set(labels) - seen)
+    return report
+
+
+def _score_flags(report: EvalReport, outcome: DocumentOutcome, name: str, expected: Any) -> None:
+    """The value's probability against being right; a "stated but not read" flag against
+    whether the lease states the field."""
+    pred = outcome.predictions.get(name, Prediction(None, 0.0))
+    if pred.value is not None:
+        right = expected is not None and values_match(name, pred.value, expected)
+        report.scored.append((pred.confidence, right))
+        return
+    flagged = name in outcome.stated_not_read
+    if expected is None:
+        report.null_fields += 1
+        report.flagged_null += flagged
+    else:
+        report.flagged_stated += flagged

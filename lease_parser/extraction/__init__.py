@@ -1,12 +1,20 @@
-"""Extraction: ``Document`` → raw fields. The registry lists one extractor per field family."""
+"""Extraction: ``Document`` → raw fields with evidence. The registry lists one extractor per
+field family; relations between fields and fields stated but not read are found after all
+of them ran (they need every field)."""
 
 from __future__ import annotations
 
 from lease_parser.extraction.agreement_date import extract_lease_date
 from lease_parser.extraction.base import Extractor, RawField
+from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.financials import extract_financials
+from lease_parser.extraction.flat import flat_text
+from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.parties import extract_parties
 from lease_parser.extraction.premises import extract_premises
+from lease_parser.extraction.relations import check_relations
+from lease_parser.extraction.sections import primary_span
+from lease_parser.extraction.stated import stated_but_not_read
 from lease_parser.extraction.term import extract_term
 from lease_parser.parsing.base import Document
 
@@ -20,11 +28,23 @@ EXTRACTORS: tuple[Extractor, ...] = (
 
 
 def extract_fields(document: Document) -> dict[str, RawField]:
-    """Run every extractor; the first value an extractor returns for a field wins."""
+    """Run every extractor (the first value an extractor returns for a field wins), check
+    the relations between the values, and add the fields stated but not read."""
     fields: dict[str, RawField] = {}
     for extractor in EXTRACTORS:
         for raw in extractor(document):
             fields.setdefault(raw.name, raw)
+    if not document.pages:
+        return fields
+    check_relations(fields, document)
+    flat = flat_text(document)
+    for raw in stated_but_not_read(flat, primary_span(document), fields):
+        fields[raw.name] = raw
+    kind = f"kind_{classify_flat(flat).value}"
+    for raw in fields.values():
+        for evidence in (raw.evidence, *(a.evidence for a in raw.alternatives)):
+            for feature in KIND_FEATURES:
+                evidence[feature] = 1.0 if feature == kind else 0.0
     return fields
 
 

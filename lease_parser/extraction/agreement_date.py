@@ -184,7 +184,7 @@ def _defined_cues(flat: FlatText, main: Agreement) -> list[Cue]:
         if _COVER_PAGE.match(flat.text, match.end()):
             # "Lease Date: As listed on the cover page": the cover's date is the defined one.
             cues += [
-                Cue(c.value, match.start(), match.end(), "defined", DEFINED)
+                Cue(c.value, match.start(), match.end(), "defined", DEFINED, check=True)
                 for c in _context_cues(flat, main, amendment=False)
                 if c.source == "cover"
             ]
@@ -205,7 +205,7 @@ def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cu
         return []
     month, day = MONTHS[partial.group("month").lower()], int(partial.group("day"))
     return [
-        Cue(c.value, partial.start(), partial.end(), "preamble (no year)", PARTIAL)
+        Cue(c.value, partial.start(), partial.end(), "preamble (no year)", PARTIAL, check=True)
         for c in others
         if c.value[5:] == f"{month:02d}-{day:02d}"
     ][:1]

@@ -120,7 +120,7 @@ MENTIONED_WEIGHT = 0.35
 RENTABLE_WEIGHT = 0.25
 BLANK_CAP = 0.45
 SUM_WEIGHT = 0.5
-_SUM = ("sum of its parts", SUM_WEIGHT)
+_SUM = ("sum of its parts", SUM_WEIGHT)  # a check: the parts add up to the stated total
 # Parts are listed one after another: at most this many, this far apart.
 _MAX_PARTS = 6
 _PARTS_GAP = 400
@@ -187,7 +187,7 @@ def _judge(flat: FlatText, match: re.Match[str]) -> list[Cue]:
     start, end = match.span("num")
     cues = [Cue(value, start, end, source, weight)]
     if "rentable" in adjective or re.search(r"(?i)rsf", match.group(0)):
-        cues.append(Cue(value, start, end, "called rentable", RENTABLE_WEIGHT))
+        cues.append(Cue(value, start, end, "called rentable", RENTABLE_WEIGHT, check=True))
     return cues
 
 
@@ -221,7 +221,9 @@ def _sums(matches: list[re.Match[str]], cues: list[Cue]) -> list[Cue]:
             total = str(sum(values[first : last + 1]))
             if total in stated:
                 run = matches[first : last + 1]
-                totals.append(Cue(total, run[0].start("num"), run[-1].end("num"), *_SUM))
+                totals.append(
+                    Cue(total, run[0].start("num"), run[-1].end("num"), *_SUM, check=True)
+                )
                 parts.update(m.start("num") for m in run)
     kept = [c for c in cues if c.start not in parts]
     kept_values = {c.value for c in kept}

@@ -1,14 +1,18 @@
-"""The extraction contract: ``Document`` → raw fields with confidence and provenance.
+"""The extraction contract: ``Document`` → raw fields with evidence and provenance.
 
 A ``RawField`` carries its value as a canonical string ("15000.00", "2024-01-31", "60",
 "Acme LLC") so it is small and JSON-safe on its way to normalization, which types and
 validates it. Each field-family module exposes functions ``(Document) -> list[RawField]``.
+
+Extraction does not decide how sure it is: it records the *evidence* for a value (how many
+independent statements, which checks hold, rivals, OCR quality: ``evidence``) and the named
+reasons a person must look whatever the odds (``doubts``). ``lease_parser.confidence``
+turns the evidence into a probability, learned from labelled leases.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -17,23 +21,55 @@ from lease_parser.parsing.base import Document, Page
 SNIPPET_CONTEXT = 60
 
 
+@dataclass(frozen=True)
+class Cited:
+    """A span of a page's text a value was read from."""
+
+    page: int
+    start: int
+    end: int
+    snippet: str
+
+
 @dataclass
 class RawField:
     name: str
     value: str | None
-    confidence: float
+    confidence: float = 0.0  # set by lease_parser.confidence from ``evidence``
     page: int = 0
     start: int = 0
     end: int = 0
     snippet: str = ""
     notes: list[str] = field(default_factory=list)
+    # Features of the evidence for ``value`` (extraction/evidence.py names them).
+    evidence: dict[str, float] = field(default_factory=dict)
+    # Reasons a person must check the value whatever its probability: code -> why
+    # (codes in evidence.Doubt).
+    doubts: dict[str, str] = field(default_factory=dict)
+    # A value derived from several statements cites each of them (the first is ``page``,
+    # ``start``, ``end`` itself).
+    inputs: list[Cited] = field(default_factory=list)
+    # The other values the lease states for the field, each with the evidence it would have
+    # had if chosen: examples of what a wrong candidate looks like, for fitting the model
+    # (lease_parser.calibration). Not sent between stages.
+    alternatives: list[Alternative] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The JSON form sent between stages (without ``alternatives``)."""
+        data = asdict(self)
+        del data["alternatives"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RawField:
-        return cls(**data)
+        inputs = [Cited(**c) for c in data.get("inputs", [])]
+        return cls(**{**data, "inputs": inputs})
+
+
+@dataclass(frozen=True)
+class Alternative:
+    value: str
+    evidence: dict[str, float]
 
 
 Extractor = Callable[[Document], list[RawField]]
@@ -44,34 +80,3 @@ def snippet(page: Page, start: int, end: int) -> str:
     lo = max(0, start - SNIPPET_CONTEXT)
     hi = min(len(page.text), end + SNIPPET_CONTEXT)
     return " ".join(page.text[lo:hi].split())
-
-
-def iter_matches(
-    document: Document, pattern: re.Pattern[str]
-) -> Iterator[tuple[Page, re.Match[str]]]:
-    """Every match of ``pattern`` in every page, in document order."""
-    for page in document.pages:
-        for match in pattern.finditer(page.text):
-            yield page, match
-
-
-def field_at(
-    name: str,
-    value: str | None,
-    confidence: float,
-    page: Page,
-    match: re.Match[str],
-    group: int | str = 0,
-    notes: list[str] | None = None,
-) -> RawField:
-    start, end = match.span(group)
-    return RawField(
-        name=name,
-        value=value,
-        confidence=confidence,
-        page=page.number,
-        start=start,
-        end=end,
-        snippet=snippet(page, start, end),
-        notes=list(notes or []),
-    )

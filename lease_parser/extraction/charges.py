@@ -36,13 +36,15 @@ _NOT_CAM = (
 )
 _LABEL = re.compile(rf"(?i)(?P<cam>{_CAM})|(?P<other>{_NOT_CAM})")
 # "the first installment of Base Rent and the estimated ... Operating Expenses": a sum of both.
+# ("In addition to minimum rent, Tenant shall pay ... CAM ... $1,150.00" is CAM alone.)
 _AGGREGATE = re.compile(
-    r"(?i)\b(?:base|basic|minimum|fixed)\s+rent(?:al)?\b|\baggregate\b|\btogether\s+with\b"
+    r"(?i)(?<!in\saddition\sto\s)\b(?:base|basic|minimum|fixed)\s+rent(?:al)?\b|\baggregate\b|"
+    r"\btogether\s+with\b"
 )
 _ESTIMATE = re.compile(r"(?i)\bestimat\w*")
 _MONTHLY = re.compile(r"(?i)\bmonthly\b|\beach\s+month\b|\bper\s+month\b")
 _SHARE_LABEL = (
-    r"(?:tenant|lessee|sub-?tenant|sub-?lessee|district)(?:'s|s')?\s+(?:proportionate|pro\s*-?\s*rata|"
+    r"(?:tenant|lessee|sub-?tenant|sub-?lessee|district|its)(?:'s|s')?\s+(?:proportionate|pro\s*-?\s*rata|"
     r"percentage)\s+share"
 )
 _PERCENT = (
@@ -51,7 +53,7 @@ _PERCENT = (
 # The percent must be what the share is, not a cap on how it may change.
 _LINK = (
     r"(?:\s+of\s+(?:the\s+)?[\w-]+\s*:?\s*(?=\d)|"  # "Tenant's Pro Rata Share of Building 47.12%"
-    r"(?:\s+of\s+[\w\s,']{0,60}?)?(?:\s*:|\s+(?:is|shall\s+(?:be|mean|equal)|equals?|will\s+be)"
+    r"(?:\s+of\s+[\w\s,']{0,60}?)?(?:\s*:|,?\s+being|\s+(?:is|shall\s+(?:be|mean|equal)|equals?|will\s+be)"
     r"(?:\s+(?:estimated|deemed|stipulated|agreed)\s(?:[^.;%]|\.(?=\d)){0,60}?\b(?:as|at|to\s+be))?)\s*"
     r"(?:approximately\s+)?)"
 )
@@ -93,7 +95,9 @@ def cam_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         value = f"{raw.amount:.2f}"
         cues.append(Cue(value, start, end, "CAM clause", CAM_WEIGHT))
         if _ESTIMATE.search(lead + tail):
-            cues.append(Cue(value, start, end, "stated as an estimate", ESTIMATE_WEIGHT))
+            cues.append(
+                Cue(value, start, end, "stated as an estimate", ESTIMATE_WEIGHT, check=True)
+            )
     return cues
 
 
@@ -108,7 +112,16 @@ def share_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         cues.append(Cue(value, start, end, "share clause", SHARE_WEIGHT))
         ratio = _RATIO.match(flat.text[end + 1 : end + 80])
         if ratio and _divides(ratio.group("part"), ratio.group("whole"), value):
-            cues.append(Cue(value, start, end, "share = area / building area", SHARE_CHECK_WEIGHT))
+            cues.append(
+                Cue(
+                    value,
+                    start,
+                    end,
+                    "share = area / building area",
+                    SHARE_CHECK_WEIGHT,
+                    check=True,
+                )
+            )
     return cues
 
 

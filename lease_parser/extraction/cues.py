@@ -1,20 +1,21 @@
-"""Confidence from evidence: independent cues that agree raise it, conflicts lower it.
+"""From cues to a value and the evidence for it.
 
 Each extractor collects ``Cue``s: a candidate value, where it was read (flat span), what
 kind of place that is (``source``: preamble, summary page, cover page, definition,
-signature block, a restatement ...) and how much that kind of cue is worth on its own
-(``weight`` < the gate: no single weak cue commits a value). Cues are grouped by value; a
-group's confidence is ``1 - Π(1 - w)`` over its *distinct* sources (two sentences of the
-same kind are not independent), and a rival value with real support caps it below the
-gate, with the disagreement written into the notes for the reviewer. OCR pages scale the
-result down (sections.source_factor).
+signature block, a restatement ...) and how telling that kind of place is (``weight``,
+used to choose between rival values, never as the value's probability). A cue is either
+a *statement* of the value or a *check* of it (``check``: words that agree with the
+figures, annual = 12 × monthly, rate × area = rent): a check vouches for a reading, it
+does not state the value again.
 
-A few statements verify themselves: a clean preamble names a party, its entity type and
-its defined role in one sentence, so where the name starts and ends and which party it is
-are both fixed by the grammar. Such a ``strong`` cue may stand alone a little above the
-single-cue cap (``MAX_STRONG_CUE``); the extractors that make one say what "clean" means
-and why it was measured to be reliable. Structure does not vouch for letters: on an OCR
-page a strong cue counts as an ordinary one.
+``resolve`` groups cues by value, picks the best-supported value and records the evidence
+for it (extraction/evidence.py): how many independent statements — cues in the same
+sentence or table row are one statement, however many patterns read it — of how many
+kinds, which checks hold, how well a rival value is supported, and whether the text was
+read by OCR. lease_parser.confidence turns that evidence into a probability.
+
+The value is the one the cited statement reads, so a reviewer is shown the text the value
+came from.
 """
 
 from __future__ import annotations
@@ -22,20 +23,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from lease_parser.extraction.base import RawField
+from lease_parser.extraction.base import Alternative, RawField
+from lease_parser.extraction.clauses import SENTENCE_END
+from lease_parser.extraction.evidence import Doubt, Evidence, ocr_doubt
 from lease_parser.extraction.flat import FlatText
-from lease_parser.extraction.sections import source_factor
 from lease_parser.parsing.base import PageSource
 
-# A single cue is never worth more than this, whatever an extractor asks for...
+# A statement's weight counts at most this much towards choosing a value, unless it is a
+# strong (self-verifying) statement on a text page.
 MAX_SINGLE_CUE = 0.78
-# ... unless it is a strong (self-verifying) statement on a text page.
 MAX_STRONG_CUE = 0.86
-# A rival this well supported means the document disagrees with itself: stay under the gate.
-RIVAL_SUPPORT = 0.45
-RIVAL_CAP = 0.6
-# A weaker rival still costs something.
-WEAK_RIVAL_PENALTY = 0.12
 
 
 @dataclass(frozen=True)
@@ -46,6 +43,7 @@ class Cue:
     source: str
     weight: float
     strong: bool = False
+    check: bool = False
 
     def cap(self) -> float:
         return MAX_STRONG_CUE if self.strong else MAX_SINGLE_CUE
@@ -60,17 +58,52 @@ class _Group:
     value: str
     cues: list[Cue]
 
-    def support(self) -> float:
-        best: dict[str, float] = {}
+    def statements(self, flat: FlatText) -> dict[int, Cue]:
+        """The best cue of each sentence (or table row) that states the value."""
+        best: dict[int, Cue] = {}
         for cue in self.cues:
-            best[cue.source] = max(best.get(cue.source, 0.0), min(cue.weight, cue.cap()))
+            if cue.check:
+                continue
+            key = _sentence_of(flat, cue)
+            if key not in best or _rank(cue) > _rank(best[key]):
+                best[key] = cue
+        return best
+
+    def support(self, flat: FlatText) -> float:
+        """Noisy-OR of the independent statements, each of a distinct kind (two sentences of
+        the same kind are not independent), plus the checks that hold."""
+        by_source: dict[str, float] = {}
+        for cue in self.statements(flat).values():
+            by_source[cue.source] = max(by_source.get(cue.source, 0.0), min(cue.weight, cue.cap()))
+        for cue in self.cues:
+            if cue.check:
+                by_source[cue.source] = max(by_source.get(cue.source, 0.0), min(cue.weight, 0.5))
         doubt = 1.0
-        for weight in best.values():
+        for weight in by_source.values():
             doubt *= 1.0 - weight
         return 1.0 - doubt
 
-    def representative(self) -> Cue:
-        return max(self.cues, key=lambda c: (c.weight, -c.start))
+    def representative(self, flat: FlatText) -> Cue:
+        statements = list(self.statements(flat).values()) or self.cues
+        return max(statements, key=lambda c: (_rank(c), -c.start))
+
+
+def _rank(cue: Cue) -> tuple[bool, float]:
+    return cue.strong, cue.weight
+
+
+# How far back a statement's sentence may begin (a long lease sentence runs ~1,000 chars).
+STATEMENT_LOOKBACK = 1500
+
+
+def _sentence_of(flat: FlatText, cue: Cue) -> int:
+    """An id of the sentence holding the cue: cues in one sentence are one statement. A
+    page begins a statement: a cover line or summary row without a full stop does not run
+    into the next page's text."""
+    page_start = flat.page_start(cue.start)
+    lo = max(page_start, cue.start - STATEMENT_LOOKBACK)
+    ends = [m.end() for m in SENTENCE_END.finditer(flat.text, lo, cue.start)]
+    return ends[-1] if ends else lo
 
 
 def _on_page(cue: Cue, flat: FlatText) -> Cue:
@@ -93,43 +126,78 @@ def group_cues(cues: list[Cue], same: Callable[[str, str], bool] = _same_value) 
     return groups
 
 
+def _rival(rivals: list[_Group], flat: FlatText) -> _Group | None:
+    """The best-supported other value the lease *states* (one only checked is no rival);
+    the best-supported one when none is stated."""
+    stated = [g for g in rivals if g.statements(flat)]
+    return stated[0] if stated else (rivals[0] if rivals else None)
+
+
+def _evidence(best: _Group, rivals: list[_Group], flat: FlatText) -> Evidence:
+    statements = best.statements(flat)
+    rival = _rival(rivals, flat)
+    return Evidence(
+        statements=len(statements),
+        kinds=len({c.source for c in statements.values()}),
+        strong=any(c.strong for c in statements.values()),
+        prior=max((min(c.weight, c.cap()) for c in statements.values()), default=0.0),
+        support=best.support(flat),
+        checks=len({c.source for c in best.cues if c.check}),
+        rival_statements=len(rival.statements(flat)) if rival else 0,
+        rival_support=rival.support(flat) if rival else 0.0,
+    )
+
+
+def _alternative(group: _Group, groups: list[_Group], flat: FlatText) -> Alternative:
+    """A stated rival as if it had been chosen: its evidence against the others."""
+    others = [g for g in groups if g is not group]
+    evidence = _evidence(group, others, flat)
+    evidence.ocr = ocr_doubt(flat.page_at(group.representative(flat).start))
+    return Alternative(group.representative(flat).value, evidence.features())
+
+
+def _notes(best: _Group, rivals: list[_Group], flat: FlatText) -> list[str]:
+    sources = sorted({c.source for c in best.statements(flat).values()})
+    checks = sorted({c.source for c in best.cues if c.check})
+    notes = [f"stated by: {', '.join(sources) or 'checks only'}"]
+    if checks:
+        notes.append(f"checked by: {', '.join(checks)}")
+    if rivals:
+        notes.append(
+            "also stated as "
+            + "; ".join(
+                f"{g.value!r} ({', '.join(sorted({c.source for c in g.cues}))})" for g in rivals[:3]
+            )
+        )
+    return notes
+
+
 def resolve(
     name: str,
     cues: list[Cue],
     flat: FlatText,
     same: Callable[[str, str], bool] = _same_value,
-    extra_notes: list[str] | None = None,
 ) -> RawField | None:
-    """The best-supported value with a confidence that reflects agreement and conflict."""
+    """The best-supported value, cited where it is stated, with the evidence for it."""
     cues = [_on_page(c, flat) for c in cues if c.weight > 0]
     groups = group_cues(cues, same)
     if not groups:
         return None
-    groups.sort(key=lambda g: (-g.support(), min(c.start for c in g.cues)))
+    groups.sort(key=lambda g: (-g.support(flat), min(c.start for c in g.cues)))
     best, rivals = groups[0], groups[1:]
-    confidence = best.support()
-    sources = sorted({c.source for c in best.cues})
-    if len(sources) > 1:
-        notes = [f"cues: {', '.join(sources)}"]
-    else:
-        strong = any(c.strong for c in best.cues)
-        notes = [f"single {'strong ' if strong else ''}cue: {sources[0]}"]
-    if rivals:
-        rival = rivals[0]
-        if rival.support() >= RIVAL_SUPPORT:
-            confidence = min(confidence, RIVAL_CAP)
-        else:
-            confidence -= WEAK_RIVAL_PENALTY
-        notes.append(
-            "conflict: also stated as "
-            + "; ".join(
-                f"{g.value!r} ({', '.join(sorted({c.source for c in g.cues}))})" for g in rivals[:3]
-            )
-        )
-    cue = best.representative()
-    factor = source_factor(flat.page_at(cue.start))
-    if factor < 1.0:
-        confidence *= factor
-        notes.append(f"read from OCR text (x{factor:.2f})")
-    notes.extend(extra_notes or [])
-    return flat.field(name, best.value, confidence, cue.start, cue.end, notes)
+    cue = best.representative(flat)
+    evidence = _evidence(best, rivals, flat)
+    page = flat.page_at(cue.start)
+    evidence.ocr = ocr_doubt(page)
+    raw = flat.field(name, cue.value, 0.0, cue.start, cue.end, _notes(best, rivals, flat))
+    raw.evidence = evidence.features()
+    raw.alternatives = [
+        _alternative(group, groups, flat) for group in rivals if group.statements(flat)
+    ]
+    # The document states another value too: it disagrees with itself and a person decides
+    # (on the development corpus, 4 of the 9 values with a rival statement were wrong).
+    if evidence.rival_statements:
+        raw.doubts[Doubt.RIVAL_VALUE] = raw.notes[-1]
+    if evidence.ocr > 0:
+        raw.notes.append(f"read from OCR text (page confidence {100 * (1 - evidence.ocr):.0f})")
+    return raw

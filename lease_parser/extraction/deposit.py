@@ -134,7 +134,14 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         cues.append(Cue(value, mention.start, mention.end, source, weight))
         if mention.words_agree:
             cues.append(
-                Cue(value, mention.start, mention.end, "words agree with figures", WORDS_WEIGHT)
+                Cue(
+                    value,
+                    mention.start,
+                    mention.end,
+                    "words agree with figures",
+                    WORDS_WEIGHT,
+                    check=True,
+                )
             )
     cues = [c for c in cues if Decimal(c.value) not in contingent]
     for match in _NONE.finditer(text, lo, hi):
@@ -179,7 +186,7 @@ def multiple_of_rent_cues(
         months = multiples.get(cue.value)
         if months and Decimal(cue.value) == Decimal(monthly) * months:
             source = f"deposit = {months} × monthly rent"
-            out.append(Cue(cue.value, cue.start, cue.end, source, MULTIPLE_WEIGHT))
+            out.append(Cue(cue.value, cue.start, cue.end, source, MULTIPLE_WEIGHT, check=True))
     return out[:1]
 
 

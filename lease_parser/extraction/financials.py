@@ -20,11 +20,10 @@ from lease_parser.extraction.deposit import (
     multiple_of_rent_cues,
     stated_multiples,
 )
+from lease_parser.extraction.evidence import add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
-from lease_parser.extraction.kind import classify_document
 from lease_parser.extraction.options import renewal_cues
 from lease_parser.extraction.rent import (
-    WORDS_DISAGREE_CAP,
     RentEvidence,
     clause_evidence,
     cross_check,
@@ -40,23 +39,11 @@ from lease_parser.extraction.schedule import (
     schedule_steps,
 )
 from lease_parser.extraction.sections import primary_span
-from lease_parser.model import DocumentKind
 from lease_parser.parsing.base import Document
-
-# A blank form's amounts are examples or instructions; an amendment states changed terms
-# of another lease. Neither is committed without a reviewer.
-KIND_CAPS = {DocumentKind.FORM: 0.5, DocumentKind.AMENDMENT: 0.75}
 
 
 def _values(cues: list[Cue]) -> list[Decimal]:
     return sorted({Decimal(c.value) for c in cues})
-
-
-def _capped(raw: RawField | None, cap: float, note: str) -> RawField | None:
-    if raw is not None and raw.confidence > cap:
-        raw.confidence = cap
-        raw.notes.append(note)
-    return raw
 
 
 def _rent_fields(
@@ -77,7 +64,7 @@ def _rent_fields(
     ):
         raw = resolve(name, cues, flat)
         if raw is not None and raw.value in evidence.disagreeing_words:
-            _capped(raw, WORDS_DISAGREE_CAP, "words disagree with figures; figures kept")
+            add_caveat(raw, "the words disagree with the figures; the figures are kept")
         out.append(raw)
     return out, evidence
 
@@ -118,12 +105,11 @@ def _deposit_field(
 
 
 def extract_financials(document: Document) -> list[RawField]:
-    """Every financial field the main agreement states, with evidence-based confidence."""
+    """Every financial field the main agreement states, with the evidence for each."""
     if not document.pages:
         return []
     flat = flat_text(document)
     span = primary_span(document)
-    kind = classify_document(document)
     area = area_cues(flat, span)
     fields, evidence = _rent_fields(flat, span, area)
     fields.append(resolve("rentable_sqft", area, flat))
@@ -134,12 +120,4 @@ def extract_financials(document: Document) -> list[RawField]:
     fields.append(resolve("cam_monthly", cam_cues(flat, span), flat))
     fields.append(resolve("tenant_share_percent", share_cues(flat, span), flat))
     fields.append(resolve("currency", currency_cues(flat, span), flat))
-    cap = KIND_CAPS.get(kind)
-    out = []
-    for raw in fields:
-        if raw is None:
-            continue
-        if cap is not None:
-            _capped(raw, cap, f"document is a {kind.value}")
-        out.append(raw)
-    return out
+    return [raw for raw in fields if raw is not None]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, TypeVar, cast
 
-from lease_parser.extraction.base import RawField, snippet
+from lease_parser.extraction.base import Cited, RawField, snippet
 from lease_parser.parsing.base import Document, Page
 
 # "12", "- 3 -", "Page 1 of 7", "PAGE 4 OF 135", "iii": page furniture, not text.
@@ -66,6 +66,14 @@ class FlatText:
     def _line_number(self, index: int) -> int:
         leads = self.shared("line leads", lambda: [line.lead for line in self.lines])
         return max(bisect_right(leads, self._clip(index)) - 1, 0)
+
+    def page_start(self, index: int) -> int:
+        """The flat offset where the page holding flat ``index`` begins."""
+        page = self.page_number(index)
+        number = self._line_number(index)
+        while number > 0 and self.lines[number - 1].page == page:
+            number -= 1
+        return self.lines[number].lead
 
     def page_number(self, index: int) -> int:
         """The 1-based page flat ``index`` comes from."""
@@ -127,18 +135,38 @@ class FlatText:
         end: int,
         notes: list[str] | None = None,
     ) -> RawField:
-        """A ``RawField`` citing flat ``[start, end)`` in its page."""
-        page, page_start, page_end = self.locate(start, end)
+        """A ``RawField`` citing flat ``[start, end)``: in its first page, and in each later
+        page it runs on to (a rent schedule across a page break) as further inputs."""
+        first, *rest = self.cited_pages(start, end)
         return RawField(
             name=name,
             value=value,
             confidence=round(max(0.0, min(1.0, confidence)), 3),
-            page=page.number,
-            start=page_start,
-            end=page_end,
-            snippet=snippet(page, page_start, page_end),
+            page=first.page,
+            start=first.start,
+            end=first.end,
+            snippet=first.snippet,
             notes=list(notes or []),
+            inputs=rest,
         )
+
+    def cited_pages(self, start: int, end: int) -> list[Cited]:
+        """Flat ``[start, end)`` cut at page breaks, one citation per page."""
+        out = []
+        while True:
+            cited = self.cited(start, end)
+            out.append(cited)
+            following = [
+                line.lead for line in self.lines if line.page > cited.page and line.lead < end
+            ]
+            if not following:
+                return out
+            start = following[0]
+
+    def cited(self, start: int, end: int) -> Cited:
+        """Flat ``[start, end)`` as a citation in its page."""
+        page, page_start, page_end = self.locate(start, end)
+        return Cited(page.number, page_start, page_end, snippet(page, page_start, page_end))
 
     def page_at(self, index: int) -> Page:
         return self.pages[self.page_number(index) - 1]

@@ -67,14 +67,14 @@ _PER_SQFT = re.compile(
     r"|^\s*\)?\s*(?:psf|p\.s\.f\.)"
 )
 _PER_MONTH = re.compile(
-    r"(?i)^\s*\)?\s*(?:\*+\s*)?,?\s*(?:per\s+(?:calendar\s+)?month|a\s+month|each\s+month|monthly|"
+    r"(?i)^\s*\)?\s*(?:\*+\s*)?,?\s*(?:per[\s'’‘`]+(?:calendar\s+)?month|a\s+month|each\s+month|monthly|"
     r"/\s*mo(?:nth)?\b|per\s+mo\b)"
 )
 _PER_YEAR = re.compile(
-    r"(?i)^\s*\)?\s*(?:\*+\s*)?,?\s*(?:per\s+(?:annum|year|lease\s+year|calendar\s+year)|"
+    r"(?i)^\s*\)?\s*(?:\*+\s*)?,?\s*(?:per[\s'’‘`]+(?:annum|year|lease\s+year|calendar\s+year)|"
     r"a\s+year|each\s+year|annually|yearly|/\s*y(?:ea)?r\b|p\.?\s*a\.?\b)"
 )
-_UNIT_WINDOW = 45
+_UNIT_WINDOW = 45  # (OCR may put a stray mark between "per" and its unit)
 
 
 class Per(StrEnum):

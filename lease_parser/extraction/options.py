@@ -53,11 +53,14 @@ _COUNT_LONG = _near_option_words(
     re.compile(rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_DURATION}\s+{_QUALIFIER}{_NOUN}")
 )
 # "an option to renew this lease agreement for one year"
+# ... "Tenant may renew the Lease for an extended term of one year"
 _SINGLE = _near_option_words(
     re.compile(
-        r"(?i)\b(?:an|one)\s+(?:\w+\s+)?option\s+(?:\([^)]*\)\s+)?to\s+(?:renew|extend)\b"
-        rf"[^.;]{{0,80}}?\bfor\s+(?:a\s+(?:period|term)\s+of\s+|an\s+additional\s+|a\s+further\s+)?"
-        rf"{_DURATION}"
+        r"(?i)(?:\b(?:an|one)\s+(?:\w+\s+)?option\s+(?:\([^)]*\)\s+)?to\s+(?:renew|extend)\b"
+        r"|\b(?:tenant|lessee)\s+(?:may|shall\s+have\s+the\s+right\s+to)\s+(?:renew|extend)\s+"
+        r"(?:this|the)\s+(?:lease|term)\b)"
+        rf"[^.;]{{0,80}}?\bfor\s+(?:a\s+(?:period|term)\s+of\s+|an\s+additional\s+|a\s+further\s+"
+        rf"|an?\s+(?:additional|extended|further|renewal)\s+(?:term|period)\s+of\s+)?{_DURATION}"
     )
 )
 _ORDINAL_TERM = _near_option_words(
@@ -153,7 +156,14 @@ def _add(
     cues.append(Cue(value, match.start(), match.end(), source, weight))
     if agree:
         cues.append(
-            Cue(value, match.start(), match.end(), "words agree with figures", AGREE_WEIGHT)
+            Cue(
+                value,
+                match.start(),
+                match.end(),
+                "words agree with figures",
+                AGREE_WEIGHT,
+                check=True,
+            )
         )
 
 

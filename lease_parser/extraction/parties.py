@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.evidence import add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.names import (
     ROLE,
@@ -91,7 +92,6 @@ RESTATED = 0.35
 # running text is an article before one. A capitalised "The" cannot be told apart from the
 # lease alone, so a name introduced after "The"/"THE" goes to a reviewer, whatever agrees.
 _THE_BEFORE = re.compile(r"\b(?:The|THE)\s+$")
-THE_CAP = 0.7
 
 
 _LEAD = re.compile(
@@ -220,8 +220,8 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
         seen.add(kind)
         if between and _clean_statement(flat.text, segment_start, offset, name, marker):
             clean.add(kind)
-        name = _with_co_parties(name, flat.text[offset : marker.end()])
-        cues.append((kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE)))
+        name, length = _with_co_parties(name, flat.text[offset : marker.end()])
+        cues.append((kind, Cue(name, offset, offset + length, "preamble", PREAMBLE)))
         alias = _ALIAS.search(flat.text, offset, marker.start())
         trade_name = legal_name(flat.text[alias.end() : marker.start()]) if alias else None
         if trade_name:
@@ -239,16 +239,19 @@ def _role_of(marker: re.Match[str]) -> str:
     return marker.group("role") or marker.groupdict().get("role2") or ""
 
 
-def _with_co_parties(name: str, segment: str) -> str:
-    """ "A, L.L.C., a ... company and B, L.L.C., a ... company (collectively, "Landlord")"."""
+def _with_co_parties(name: str, segment: str) -> tuple[str, int]:
+    """ "A, L.L.C., a ... company and B, L.L.C., a ... company (collectively, "Landlord")":
+    the joint name, and how much of ``segment`` states it (the span cited)."""
+    length = len(name)
     if not _JOINT.search(segment):
-        return name
+        return name, length
     names = [name]
     for match in _CO_PARTY.finditer(segment):
         other = legal_name(match.group("name"))
         if other and not any(same_party(other, n) for n in names):
             names.append(other)
-    return " and ".join(names)
+            length = match.start("name") + match.group("name").find(other) + len(other)
+    return " and ".join(names), length
 
 
 def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
@@ -268,9 +271,9 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
         found = _name_before(flat.text, segment_start, marker.start(), anchored=True)
         if found:
             offset, name = found
-            name = _with_co_parties(name, flat.text[offset : marker.end()])
+            name, length = _with_co_parties(name, flat.text[offset : marker.end()])
             kind = _role_kind(role)
-            cues.append((kind, Cue(name, offset, offset + len(name), "cover", COVER)))
+            cues.append((kind, Cue(name, offset, offset + length, "cover", COVER)))
     return cues
 
 
@@ -287,10 +290,14 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
             continue
         role = re.sub(r"^[\d.\s]+", "", found.label)
         if _SEE_COVER.match(found.value):
-            # "Landlord: As listed on the cover page": the summary vouches for the cover.
+            # "Landlord: As listed on the cover page": the summary vouches for the cover
+            # (a check of it: the name is read, and cited, on the cover).
             cover = [c for k, c in _cover_cues(flat, main, sub) if k == _role_kind(role)]
             cues += [
-                (_role_kind(role), Cue(c.value, found.start, found.end, "summary", SUMMARY))
+                (
+                    _role_kind(role),
+                    Cue(c.value, found.start, found.end, "summary", SUMMARY, check=True),
+                )
                 for c in cover
             ]
             continue
@@ -456,5 +463,5 @@ def _doubt_a_leading_the(
     ]
     if not any(_THE_BEFORE.search(flat.text[max(0, c.start - 5) : c.start]) for c in written):
         return best
-    note = "written after 'The': is it part of the legal name?"
-    return replace(best, confidence=min(best.confidence, THE_CAP), notes=[*best.notes, note])
+    add_caveat(best, "written after 'The': is it part of the legal name?")
+    return best

@@ -18,8 +18,9 @@ import re
 from dataclasses import dataclass
 
 from lease_parser.extraction.base import RawField
-from lease_parser.extraction.clauses import sentence_start
+from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
 from lease_parser.extraction.cues import Cue, resolve
+from lease_parser.extraction.evidence import ASSEMBLED_FEATURE, COMPLETE_FEATURE, add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.sections import Agreement, primary_agreement
 from lease_parser.parsing.base import Document
@@ -34,7 +35,7 @@ STREET = re.compile(
     rf"""(?<![\w$.,-])(?P<number>\d{{1,6}}(?:\s*-\s*\d{{1,6}}(?![\w]))?)(?:\s+|\s*-\s*(?=\d))
     (?:
       (?:Highway|Hwy|Route|Rte|State\s+Road|County\s+Road|U\.?S\.?)\s+\d{{1,4}}\b
-      |(?:{_DIRECTION}\s+)?(?:(?:[A-Z0-9][\w'.-]*|of|the)\s+){{0,4}}(?:{_STREET_TYPES})\b\.?
+      |(?:{_DIRECTION}\s+)?(?:(?!\d+\.\d)(?:[A-Z0-9][\w'.-]*|of|the)\s+){{0,4}}(?:{_STREET_TYPES})\b\.?
         (?:,?\s+(?:(?:NE|NW|SE|SW|[NSEW])\.?(?![\w])|(?:North|South|East|West)(?=\s*[,(\d])))?
     )""",
     re.VERBOSE,
@@ -57,7 +58,7 @@ _NOT_CITY = (
 )
 _TAIL = re.compile(
     rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|Apt\.?|Apartment|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
-    (?:,?\s*(?:in\s+the\s+)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
+    (?:,?\s*(?:in\s+(?:the\s+)?)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
        (?P<city>(?!{_NOT_CITY})(?![A-Z][a-z]+\s+County\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
     (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
     (?:,?\s*(?:(?:State|Commonwealth)\s+of\s+)?(?P<state>(?:{_STATES}))\b\.?)?
@@ -65,7 +66,7 @@ _TAIL = re.compile(
     re.VERBOSE,
 )
 _SUITE = re.compile(
-    r"\b(?:Suite|Ste\.?|Unit|Apt\.?|Apartment)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
+    r"\b(?:Suites?|Ste\.?|Units?|Apt\.?|Apartment)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
     r"(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)[A-Z0-9-]*\d[A-Z0-9-]*)*)"
 )
 # "1.5 Premises. Suite No. 205 on the 2nd floor", "SUBLEASE SPACE: Suite No. 437",
@@ -74,6 +75,13 @@ _PREMISES_SUITE = re.compile(
     r"(?i)\b(?:premises|sublease\s+space|subleased\s+premises|leased\s+space)\b[^.;]{0,40}?"
     r"(?:[:.]\s*|\b(?:known\s+as|being|consisting\s+of|identified\s+as)\s+)"
     r"(?=(?-i:Suite|Ste|Unit|Apt|Apartment))"
+)
+# "Premises: The space located on the first floor of the Building": a floor the premises
+# description names stands in for a suite.
+_PREMISES_FLOOR = re.compile(
+    r"(?i)\bpremises\s*(?::|\bshall\s+mean\b|\bmeans\b|\bis\b|\bare\b)[^.;:]{0,60}?\bon\s+the\s+"
+    r"(?P<floor>(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|ground|"
+    r"\d{1,2}(?:st|nd|rd|th))\s+floor)\b"
 )
 _CITY_BEFORE = re.compile(r"\bCity\s+of\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})")
 _STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{_STATES})\b")
@@ -84,7 +92,7 @@ _PREMISES_CONTEXT = re.compile(
 )
 _PARTY_CONTEXT = re.compile(
     r"(?i)\b(?:notices?|notify|having\s+(?:an?\s+)?(?:offices?|its)|whose\s+address|"
-    r"principal\s+(?:office|place)|offices?\s+at|c/o|attn|attention|copy\s+to|with\s+a\s+copy|"
+    r"(?:principal|registered)\s+(?:office|place)|offices?\s+at|c/o|attn|attention|copy\s+to|with\s+a\s+copy|"
     r"payments?|remit|mailing|business\s+address|address\s+of\s+(?:the\s+)?(?:sub)?"
     r"(?:landlord|tenant|lessor|lessee)|(?:landlord|tenant|lessor|lessee)'s\s+address|"
     r"residing|broker|agent)\b"
@@ -108,7 +116,6 @@ LABEL = 0.55
 COVER = 0.5
 DEFINITION = 0.6
 RESTATED = 0.3
-ASSEMBLED_CAP = 0.75
 _WINDOW = 160
 _SENTENCE = 450
 
@@ -120,9 +127,13 @@ class Address:
     start: int
     end: int
     parts: tuple[str | None, ...] = (None, None, None, None)  # suite, city, state, postcode
-    # A part read from elsewhere than the address itself (a suite named by the premises
-    # description, a "City of ... State of ..." earlier in the sentence).
-    assembled: bool = False
+    # Flat spans of parts read from elsewhere than the address itself (a suite named by the
+    # premises description, a "City of ... State of ..." earlier in the sentence).
+    elsewhere: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def assembled(self) -> bool:
+        return bool(self.elsewhere)
 
 
 def _clean(text: str) -> str:
@@ -130,14 +141,14 @@ def _clean(text: str) -> str:
     return text.strip(" ,.")
 
 
-def _suite_in(sentence: str) -> str | None:
+def _suite_in(sentence: str) -> re.Match[str] | None:
     """The last suite in the premises sentence that is not part of a party's own address."""
     found = None
     for suite in _SUITE.finditer(sentence):
         before = sentence[max(0, suite.start() - 80) : suite.start()]
         if _PARTY_CONTEXT.search(before) or STREET.search(before[-45:]):
             continue
-        found = suite.group(0)
+        found = suite
     return found
 
 
@@ -148,41 +159,65 @@ def _context(flat: FlatText, start: int, window: int = _WINDOW) -> str:
     return before[boundary[-1].end() :] if boundary else before
 
 
-def premises_suite(flat: FlatText, main: Agreement) -> str | None:
-    """The suite the premises description names, if it names one."""
+def premises_suite(flat: FlatText, main: Agreement) -> re.Match[str] | None:
+    """The suite (or else the floor) the premises description names, if it names one."""
     for label in _PREMISES_SUITE.finditer(flat.text, main.start, main.end):
         suite = _SUITE.match(flat.text, label.end())
         if suite and not _PARTY_CONTEXT.search(_context(flat, label.start())[-60:]):
-            return _clean(suite.group(0))
-    return None
+            return suite
+    floor = _PREMISES_FLOOR.search(flat.text, main.start, main.end)
+    if floor is None:
+        return None
+    # "... on the second floor of the Building and commonly known as Suite 255": the suite.
+    stop = SENTENCE_END.search(flat.text, floor.end(), main.end)
+    suite = _SUITE.search(flat.text, floor.end(), stop.start() if stop else main.end)
+    return suite or floor
+
+
+def _suite_text(match: re.Match[str]) -> str:
+    floor = match.groupdict().get("floor")
+    return floor.title() if floor else match.group(0)
 
 
 def _address_at(
-    flat: FlatText, street: re.Match[str], sentence: str, default_suite: str | None
+    flat: FlatText, street: re.Match[str], sentence: tuple[int, str], default: re.Match[str] | None
 ) -> Address:
+    """The address line at ``street``: its own tail, else parts its sentence (flat offset,
+    text) or the premises description state, whose spans are kept as ``elsewhere``."""
+    at, text = sentence
     tail = _TAIL.match(flat.text, street.end())
     parts = [_clean(street.group(0))]
+    elsewhere: list[tuple[int, int]] = []
     suite = tail.group("suite") if tail else None
     if not suite:
-        suite = _suite_in(sentence) or default_suite
-    assembled = bool(suite) and not (tail and tail.group("suite"))
+        in_sentence = _suite_in(text)
+        if in_sentence:
+            suite = in_sentence.group(0)
+            elsewhere.append((at + in_sentence.start(), at + in_sentence.end()))
+        elif default:
+            suite = _suite_text(default)
+            elsewhere.append(
+                default.span("floor") if "floor" in default.groupdict() else default.span()
+            )
     if suite:
         parts.append(_clean(suite))
     city = tail.group("city") if tail else None
     state = tail.group("state") if tail else None
     zip_code = tail.group("zip") if tail and state else None
     if not (city and state):
-        city_before = _CITY_BEFORE.search(sentence)
-        state_before = _STATE_BEFORE.search(sentence)
+        city_before = _CITY_BEFORE.search(text)
+        state_before = _STATE_BEFORE.search(text)
         if city_before and state_before and not city:
             city, state = city_before.group("city"), state_before.group("state")
-            assembled = True
+            for match in (city_before, state_before):
+                elsewhere.append((at + match.start(), at + match.end()))
     city = " ".join(city.split()) if city else None
     state = " ".join(state.split()) if state else None
     parts += [p for p in (city, (state or "") + (f" {zip_code}" if zip_code else "")) if p]
     end = tail.end() if tail and tail.end() > street.end() else street.end()
     found = (_clean(suite) if suite else None, city, state, zip_code)
-    return Address(_clean(street.group(0)), ", ".join(parts), street.start(), end, found, assembled)
+    line = ", ".join(parts)
+    return Address(_clean(street.group(0)), line, street.start(), end, found, tuple(elsewhere))
 
 
 def _source(flat: FlatText, main: Agreement, street: re.Match[str]) -> tuple[str, float] | None:
@@ -209,11 +244,10 @@ def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, s
         source = _source(flat, main, street)
         if source is None:
             continue
-        sentence = (
-            _context(flat, street.start(), _SENTENCE)
-            + flat.text[street.start() : street.end() + 80]
-        )
-        found.append((_address_at(flat, street, sentence, suite), *source))
+        context = _context(flat, street.start(), _SENTENCE)
+        sentence = context + flat.text[street.start() : street.end() + 80]
+        at = street.start() - len(context)
+        found.append((_address_at(flat, street, (at, sentence), suite), *source))
     return found
 
 
@@ -270,18 +304,15 @@ def _part_key(part: str) -> str:
     return _STATE_CODES.get(key, key)
 
 
-def _consistency(addresses: list[Address], best: RawField) -> None:
-    """Lower confidence when the line was assembled, or its statements disagree on a part."""
+def _disagreements(addresses: list[Address]) -> list[str]:
+    """The parts (suite, city, ...) on which statements of the same street disagree."""
     names = ("suite", "city", "state", "postcode")
+    out = []
     for index, name in enumerate(names):
-        stated = [a.parts[index] for a in addresses]
-        values = {_part_key(part) for part in stated if part}
+        values = {_part_key(part) for part in (a.parts[index] for a in addresses) if part}
         if len(values) > 1:
-            best.confidence = min(best.confidence, 0.6)
-            best.notes.append(f"statements of the address disagree on the {name}")
-    if all(a.assembled for a in addresses):
-        best.confidence = min(best.confidence, ASSEMBLED_CAP)
-        best.notes.append("line assembled from more than one place in the text")
+            out.append(name)
+    return out
 
 
 # The address defines the premises or their building right after its postcode, or after
@@ -294,7 +325,9 @@ _DEFINES_PREMISES = re.compile(
 )
 
 
-def _clean_statement(flat: FlatText, main: Agreement, address: Address, suite: str | None) -> bool:
+def _clean_statement(
+    flat: FlatText, main: Agreement, address: Address, suite: re.Match[str] | None
+) -> bool:
     """ "... the building located at 10 Main Street, Suite 400, Reno, Nevada 89501 (the
     "Premises")": one complete address (street, city, state and postcode, all read in one
     run, none assembled from elsewhere) that the sentence defines as the premises or their
@@ -307,7 +340,7 @@ def _clean_statement(flat: FlatText, main: Agreement, address: Address, suite: s
         return False
     if not _DEFINES_PREMISES.match(flat.text, address.end):
         return False
-    if suite and re.sub(r"\W", "", suite) not in re.sub(r"\W", "", address.line):
+    if suite and re.sub(r"\W", "", _suite_text(suite)) not in re.sub(r"\W", "", address.line):
         return False
     if _suite_left_out(flat, main, address):
         return False
@@ -350,7 +383,17 @@ def extract_premises(document: Document) -> list[RawField]:
     same = [a for a, _, _ in found if _same_street(a.line, best.value)]
     fullest = max(same, key=lambda a: len(a.line))
     if fullest.line != best.value:
-        best.notes.append("most complete statement of the same street used")
-        best.value = fullest.line
-    _consistency(same, best)
+        # The most complete statement of the same street is the value, and what is cited.
+        cited = flat.field(best.name, fullest.line, 0.0, fullest.start, fullest.end, best.notes)
+        cited.evidence, cited.doubts = best.evidence, best.doubts
+        cited.notes.append("the most complete statement of the same street")
+        best = cited
+    if fullest.assembled:
+        spans = [(fullest.start, fullest.end), *fullest.elsewhere]
+        best.inputs = [flat.cited(start, end) for start, end in spans]
+        best.evidence[ASSEMBLED_FEATURE] = 1.0
+    _, city, state, _ = fullest.parts
+    best.evidence[COMPLETE_FEATURE] = 1.0 if city and state else 0.0
+    for part in _disagreements(same):
+        add_caveat(best, f"statements of the address disagree on the {part}")
     return [best]

@@ -12,7 +12,7 @@ foot, an example, a later period's or a renewal term's rent, or labelled as some
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from lease_parser.extraction.clauses import (
@@ -29,7 +29,6 @@ from lease_parser.extraction.rent_table import (
     RowReading,
     first_scheduled,
     rate_fits,
-    twelve_times,
 )
 
 _QUALIFIER = r"(?:base|basic|minimum|fixed|net|gross|monthly|annual|annualized|yearly)"
@@ -173,7 +172,14 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
         target.append(cue)
         if mention.words_agree:
             target.append(
-                Cue(cue.value, cue.start, cue.end, "words agree with figures", WORDS_WEIGHT)
+                Cue(
+                    cue.value,
+                    cue.start,
+                    cue.end,
+                    "words agree with figures",
+                    WORDS_WEIGHT,
+                    check=True,
+                )
             )
     for cue in unitless:
         for known in (evidence.monthly, evidence.annual):
@@ -203,7 +209,7 @@ def table_evidence(
         value = f"{amount.value:.2f}"
         cues.append(Cue(value, amount.start, amount.end, "rent schedule", SCHEDULE_WEIGHT))
         for check, fit in reading.checks.items():
-            cues.append(Cue(value, amount.start, amount.end, check, CHECK_WEIGHT[fit]))
+            cues.append(Cue(value, amount.start, amount.end, check, CHECK_WEIGHT[fit], check=True))
         if table.names_monthly if role == "monthly" else table.names_annual:
             cues.append(Cue(value, amount.start, amount.end, "column heading", HEADING_WEIGHT))
         for _, other in readings[1:]:
@@ -230,9 +236,9 @@ def _area_cues(reading: RowReading) -> list[Cue]:
     area, start, end = reading.area
     if start < 0:
         start, end = reading.rate.start, reading.rate.end
-        return [Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)]
+        return [Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT, check=True)]
     return [
-        Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT),
+        Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT, check=True),
         Cue(str(area), start, end, "stated in the rent schedule", SCHEDULE_AREA_WEIGHT),
     ]
 
@@ -251,24 +257,23 @@ def _renewal_schedule(text: str, table: RentTable) -> bool:
 
 
 def cross_check(evidence: RentEvidence, areas: list[Decimal]) -> None:
-    """Arithmetic across clauses: a stated monthly and annual, or rate × area, that agree."""
-    for monthly in list(evidence.monthly):
-        for annual in list(evidence.annual):
-            fit = twelve_times(Decimal(monthly.value), Decimal(annual.value))
-            if fit:
-                name, weight = "annual = 12 × monthly", CHECK_WEIGHT[fit]
-                evidence.monthly.append(
-                    Cue(monthly.value, monthly.start, monthly.end, name, weight)
-                )
-                evidence.annual.append(Cue(annual.value, annual.start, annual.end, name, weight))
+    """Rate × area = rent: a rate per foot stated in a clause checks the rent it produces
+    (annual = 12 × monthly across fields is a relation: extraction/relations.py)."""
     for rate, start, end in evidence.rates:
         for area in areas:
             for cues, months in ((evidence.annual, 12), (evidence.monthly, 1)):
                 for cue in list(cues):
                     if rate_fits(rate, area, Decimal(cue.value), months):
                         weight = CHECK_WEIGHT["exact"]
-                        cues.append(Cue(cue.value, cue.start, cue.end, "rate × area", weight))
+                        cues.append(replace(cue, source="rate × area", weight=weight, check=True))
                         # The arithmetic holds only with this area: it checks the area too.
                         evidence.area.append(
-                            Cue(str(area), start, end, "rate × area = rent", AREA_CHECK_WEIGHT)
+                            Cue(
+                                str(area),
+                                start,
+                                end,
+                                "rate × area = rent",
+                                AREA_CHECK_WEIGHT,
+                                check=True,
+                            )
                         )

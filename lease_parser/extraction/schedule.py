@@ -72,6 +72,13 @@ _ANNUAL_PERCENT = _near_percent_sign(
         r"(?:annual\s+)?(?:increase|escalation|adjustment)s?\b"
     )
 )
+# "each lease year thereafter minimum rent shall increase by two and one-half percent (2.5%)"
+_YEARLY_INCREASE = _near_percent_sign(
+    re.compile(
+        r"(?i)\b(?:each|every)\s+(?:lease\s+|calendar\s+)?year\b[^.;]{0,80}?\b(?:increase|escalate)[sd]?"
+        r"\s+by\s+(?:[a-z-]+\s+(?:and\s+[a-z-]+\s+)?percent\s*\(\s*)?(?P<rate>\d{1,2}(?:\.\d{1,2})?)\s*%"
+    )
+)
 _PERCENT_OF_PRIOR = _near_percent_sign(
     re.compile(
         r"(?i)\b(?:one\s+hundred\s+[a-z-]+\s+(?:and\s+[a-z-]+\s+)?percent\s*\(\s*)?1(?P<rate>0\d(?:\.\d{1,2})?)\s*%"
@@ -192,7 +199,7 @@ def escalation_value(kind: EscalationKind, rate: Decimal | None) -> str:
 def escalation_clause_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """Escalations stated in words: a yearly percentage, 10x% of the prior rent, the CPI."""
     cues = []
-    for pattern in (_PERCENT_INCREASE, _ANNUAL_PERCENT, _PERCENT_OF_PRIOR):
+    for pattern in (_PERCENT_INCREASE, _ANNUAL_PERCENT, _YEARLY_INCREASE, _PERCENT_OF_PRIOR):
         for match in pattern.finditer(flat.text, *span):
             rate = Decimal(match.group("rate")).quantize(Decimal("0.01"))
             value = escalation_value(EscalationKind.FIXED_PERCENT, rate)

@@ -11,14 +11,13 @@
   2008", "(the "Expiration Date")").
 
 Renewal and extension terms, holdover periods and the master lease's term are not the
-initial term. Commencement + length = expiration is checked: agreement raises all three,
-disagreement lowers them and is noted. An amendment's "term is extended through <date>" is
+initial term. (Commencement + length = expiration is a relation: extraction/relations.py.)
+An amendment's "term is extended through <date>" is
 its expiration; its extension length is not an initial term, so no length is read.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -94,13 +93,16 @@ _EVENT = re.compile(
     r"upon)|\bupon\b|\bfollowing\b|\bafter\b|\bwhen\b|\bestimated\b|\banticipated\b|"
     r"\bscheduled\b|\btarget\b|\bprojected\b|\bor\s+such\b"
 )
-_START = re.compile(r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of|from)\s+(?:the\s+)?$")
+# "commencing on March 1, 2008", "beginning March 1, 2024" (the date right after the verb).
+_START = re.compile(
+    r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:(?:on|as\s+of|from)\s+(?:the\s+)?)?$"
+)
 _START_LABEL = re.compile(
     r"(?i)(?<!rent\s)(?<![\w'])(?:(?:sub)?lease\s+)?commencement\.?\s+date\s*:\s*$"
 )
 _END = re.compile(
     r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
-    r"(?:the\s+)?$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
+    r"(?:the\s+)?$|\b(?:ending|expiring)\s+$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
     r"(?:[^.;]{0,40}?\s+of\s+)?$"
 )
 _END_LABEL = re.compile(
@@ -126,7 +128,6 @@ SCHEDULE = 0.5
 DATE_CLAUSE = 0.6
 DATE_LABEL = 0.55
 DATE_DEFINED = 0.62
-ARITHMETIC = 0.5
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _length_cue(match: re.Match[str], source: str, weight: float, seen: list[Cue
     value = str(length.months)
     cues = [Cue(value, start, end, source, weight)]
     if length.agree:
-        cues.append(Cue(value, start, end, "words = figures", WORDS_AGREE))
+        cues.append(Cue(value, start, end, "words = figures", WORDS_AGREE, check=True))
     return cues
 
 
@@ -282,45 +283,6 @@ def _date_cues(flat: FlatText, main: Agreement, starts: bool, amendment: bool) -
 _TERM_CONTEXT = re.compile(r"(?i)\bterm\b|\blease\b|\bsublease\b|\bagreement\b")
 
 
-def _months_between(start: dt.date, end: dt.date) -> int:
-    """Whole months from ``start`` to the day after ``end`` (a term's last day)."""
-    after = end + dt.timedelta(days=1)
-    return (
-        (after.year - start.year) * 12
-        + (after.month - start.month)
-        + (0 if after.day >= start.day else -1)
-    )
-
-
-def _cross_check(fields: dict[str, RawField]) -> None:
-    """commencement + term = expiration: agreement raises all three, a contradiction lowers."""
-    start, end, term = (
-        fields.get(n) for n in ("commencement_date", "expiration_date", "term_months")
-    )
-    if not (start and end and start.value and end.value):
-        return
-    begin, finish = dt.date.fromisoformat(start.value), dt.date.fromisoformat(end.value)
-    if finish <= begin:
-        for f in (start, end):
-            f.confidence = min(f.confidence, 0.5)
-            f.notes.append(f"expiration {finish} is not after commencement {begin}")
-        return
-    if term is None or term.value is None:
-        return
-    span = _months_between(begin, finish)
-    involved = (start, end, term)
-    if span == int(term.value) and span > 0:
-        for f in involved:
-            # The arithmetic is one more cue; it does not settle a conflict the text has.
-            if not any(note.startswith("conflict") for note in f.notes):
-                f.confidence = round(1 - (1 - f.confidence) * (1 - ARITHMETIC), 3)
-            f.notes.append("commencement + term = expiration")
-    else:
-        for f in involved:
-            f.confidence = min(f.confidence, 0.55)
-            f.notes.append(f"commencement {begin} + {term.value} months != expiration {finish}")
-
-
 def extract_term(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
@@ -336,7 +298,6 @@ def extract_term(document: Document) -> list[RawField]:
         best = resolve(name, cues, flat)
         if best is not None:
             fields[name] = best
-    _cross_check(fields)
     return list(fields.values())
 
 

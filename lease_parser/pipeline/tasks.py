@@ -61,7 +61,9 @@ def run_ocr_fallback(job: Job) -> None:
 
 def normalize_financials(job: Job, extraction: dict[str, Any]) -> None:
     result = normalize_stage(
-        Extraction.from_message(extraction), job.runtime.settings.confidence_gate
+        Extraction.from_message(extraction),
+        job.runtime.settings.confidence_gate,
+        job.runtime.settings.confidence(),
     )
     job.finish(result)
 

@@ -230,7 +230,7 @@ def test_load_labels_rejects_wrong_shape(tmp_path: Path) -> None:
 def test_unmet_targets_names_each_missed_target() -> None:
     labels = {"a.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc"}}
     right = score_outcomes(
-        [_outcome("a.pdf", "committed", landlord=("Acme", 0.9), tenant=("Beta", 0.9))],
+        [_outcome("a.pdf", "committed", landlord=("Acme", 0.99), tenant=("Beta", 0.99))],
         labels,
         GATE,
     )
@@ -241,10 +241,12 @@ def test_unmet_targets_names_each_missed_target() -> None:
     missed = unmet_targets(wrong)
     assert [m.split()[0] for m in missed] == [
         "precision_at_gate",
-        "auto_commit_precision",
         "recall_at_gate",
+        "committed_share",
+        "auto_commit_precision",
+        "calibration_error",
     ]
-    assert "auto_commit_precision - <" in missed[1]  # nothing committed: not measurable
+    assert "auto_commit_precision - not" in missed[3]  # nothing committed: not measurable
 
 
 def test_eval_check_exits_1_under_target(tmp_path: Path) -> None:

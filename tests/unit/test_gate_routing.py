@@ -21,12 +21,20 @@ from lease_parser.errors import (
     StorageUnavailable,
 )
 from lease_parser.extraction.base import RawField
-from lease_parser.gate import MIN_CORE_FIELDS_STATED, route_after_normalization, route_for_error
-from lease_parser.model import CORE_FIELDS, Route
+from lease_parser.extraction.evidence import Doubt
+from lease_parser.gate import (
+    MIN_CORE_FIELDS_STATED,
+    RoutingDecision,
+    route_after_normalization,
+    route_for_error,
+)
+from lease_parser.model import CORE_FIELDS, FIELD_NAMES, DocumentKind, ProblemKind, Route
 from lease_parser.normalization import normalize_fields
 
 GATE = 0.80
 SURE = 0.95
+# The fields a confidence model was calibrated on (no labelled CAM charge here).
+GATED = frozenset(FIELD_NAMES) - {"cam_monthly"}
 
 # Five core fields, consistent with each other: committed when every one is confident.
 BASE: dict[str, str] = {
@@ -47,7 +55,7 @@ def _route(
         for name, value in values.items()
     }
     abstraction, problems = normalize_fields(raw)
-    decision = route_after_normalization(abstraction, problems, gate)
+    decision = route_after_normalization(abstraction, problems, gate, GATED)
     return decision.route, decision.reason, sorted({p.field for p in decision.doubtful})
 
 
@@ -89,7 +97,7 @@ CASES = [
         sorted(BASE),
     ),
     (
-        "a weak non-core field does not hold back a confident abstraction",
+        "a weak field the model has no calibration data for does not hold back the rest",
         _with(cam_monthly="1850.00"),
         {"cam_monthly": 0.3},
         GATE,
@@ -172,13 +180,13 @@ CASES = [
         ["lease_date"],
     ),
     (
-        "schema-invalid wins over low confidence",
+        "schema-invalid wins over low confidence, and the weak field is listed too",
         _with(base_rent_monthly="-5.00"),
         {"tenant": 0.2},
         GATE,
         Route.REVIEW,
         Reason.SCHEMA_INVALID,
-        ["base_rent_monthly"],
+        ["base_rent_monthly", "tenant"],
     ),
 ]
 
@@ -207,8 +215,73 @@ def test_a_review_item_says_why_each_field_is_doubtful() -> None:
     decision = route_after_normalization(abstraction, problems, GATE)
     [problem] = decision.doubtful
     assert problem.field == "base_rent_monthly"
+    assert problem.kind is ProblemKind.LOW_PROBABILITY
+    assert problem.page == 1
     assert "0.55" in problem.problem
     assert "other amounts also stated" in problem.problem
+
+
+def _decide(raw: dict[str, RawField], kind: DocumentKind = DocumentKind.LEASE) -> RoutingDecision:
+    abstraction, problems = normalize_fields(raw, kind)
+    return route_after_normalization(abstraction, problems, GATE)
+
+
+def _confident() -> dict[str, RawField]:
+    return {name: RawField(name, value, SURE, page=2) for name, value in BASE.items()}
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (Doubt.RIVAL_VALUE, ProblemKind.RIVAL_VALUE),
+        (Doubt.FAILED_RELATION, ProblemKind.FAILED_RELATION),
+        (Doubt.CAVEAT, ProblemKind.CAVEAT),
+    ],
+)
+def test_a_doubt_sends_a_confident_document_to_review(code: Doubt, kind: ProblemKind) -> None:
+    raw = _confident()
+    raw["tenant"].doubts[code] = "why a person must look"
+    decision = _decide(raw)
+    assert (decision.route, decision.reason) == (Route.REVIEW, Reason.LOW_CONFIDENCE)
+    assert [(p.field, p.kind, p.problem, p.page) for p in decision.doubtful] == [
+        ("tenant", kind, "why a person must look", 2)
+    ]
+
+
+def test_a_field_stated_but_not_read_sends_the_document_to_review_with_its_page() -> None:
+    raw = _confident()
+    raw["cam_monthly"] = RawField("cam_monthly", None, 0.0, page=7)
+    raw["cam_monthly"].doubts[Doubt.STATED_NOT_READ] = "the lease states a monthly CAM charge here"
+    decision = _decide(raw)
+    assert decision.route is Route.REVIEW
+    [problem] = decision.doubtful
+    assert (problem.field, problem.kind, problem.page) == (
+        "cam_monthly",
+        ProblemKind.STATED_NOT_READ,
+        7,
+    )
+
+
+def test_review_items_list_the_most_serious_problems_first() -> None:
+    raw = _confident()
+    raw["landlord"].confidence = 0.5
+    raw["tenant"].confidence = 0.7
+    raw["term_months"].doubts[Doubt.CAVEAT] = "ambiguous"
+    raw["security_deposit"].doubts[Doubt.FAILED_RELATION] = "deposit is not 2 months' rent"
+    decision = _decide(raw)
+    assert [(p.field, p.kind) for p in decision.doubtful] == [
+        ("security_deposit", ProblemKind.FAILED_RELATION),
+        ("term_months", ProblemKind.CAVEAT),
+        ("landlord", ProblemKind.LOW_PROBABILITY),  # the least probable first
+        ("tenant", ProblemKind.LOW_PROBABILITY),
+    ]
+
+
+@pytest.mark.parametrize("kind", [DocumentKind.FORM, DocumentKind.AMENDMENT])
+def test_forms_and_amendments_are_never_committed_unread(kind: DocumentKind) -> None:
+    decision = _decide(_confident(), kind)
+    assert decision.route is Route.REVIEW
+    assert [(p.field, p.kind) for p in decision.doubtful] == [("*", ProblemKind.DOCUMENT)]
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from lease_parser.cli import cli
 from lease_parser.errors import Reason
+from lease_parser.model import FieldProblem, ProblemKind
 from lease_parser.store import DocumentState, Store
 from tests.store_helpers import add_document
 
@@ -44,7 +45,12 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
     assert code == 0
     assert [i["doc_hash"] for i in items] == [first, second]
     assert items[0]["problems"] == [
-        {"field": "base_rent_monthly", "problem": "confidence 0.60: one cue"}
+        {
+            "field": "base_rent_monthly",
+            "problem": "confidence 0.60: one cue",
+            "kind": "low_probability",
+            "page": None,
+        }
     ]
 
     code, claimed, _ = run(data_dir, "review", "claim", "--reviewer", "alice", "--json")
@@ -125,6 +131,32 @@ def test_the_human_screens_show_what_a_reviewer_needs(store: Store, data_dir: Pa
     assert code == 0
     assert "committed" in out
     assert "lease_date: 2024-03-15 -> 2024-03-16" in out
+
+
+def test_show_names_what_needs_a_person_first_then_the_rest(store: Store, data_dir: Path) -> None:
+    problems = [
+        FieldProblem(
+            field="tenant",
+            problem="also stated as 'Other Co'",
+            kind=ProblemKind.RIVAL_VALUE,
+            page=4,
+        ),
+        FieldProblem(
+            field="base_rent_monthly", problem="probability 0.70", kind=ProblemKind.LOW_PROBABILITY
+        ),
+    ]
+    doc_hash = add_document(store, problems=problems)
+    code, out, _ = run(data_dir, "review", "show", doc_hash)
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("check these (most serious first):")
+    assert lines[start + 1] == "  1. tenant [rival_value] p.4: also stated as 'Other Co'"
+    assert lines[start + 2] == "  2. base_rent_monthly [low_probability]: probability 0.70"
+    fields = [
+        line.split()[1] if line.startswith("!") else line.split()[0] for line in lines[start + 3 :]
+    ]
+    assert fields[:3] == ["tenant", "base_rent_monthly", "landlord"]
+    assert [line[:1] for line in lines[start + 3 : start + 6]] == ["!", "!", " "]
 
 
 def test_release_and_prioritize(store: Store, data_dir: Path) -> None:

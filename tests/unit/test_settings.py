@@ -11,7 +11,7 @@ def test_defaults_are_consistent() -> None:
     assert s.visibility_timeout > s.time_limits.largest_hard()
     assert s.visibility_timeout > s.retry.largest_countdown()
     assert s.max_document_bytes == 50 * 1024 * 1024
-    assert s.confidence_gate == pytest.approx(0.80)
+    assert s.confidence_gate == pytest.approx(0.90)
 
 
 def test_environment_names_are_the_fixed_ones(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,15 +5,23 @@ from __future__ import annotations
 import pytest
 
 from lease_parser.extraction.agreement_date import extract_lease_date
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from tests.unit.extraction.lease_text import document
 
 FILLER = " The parties agree to the terms below." * 40
 PARTIES = 'by and between Harbor Point LLC ("Landlord") and Nimbus Inc. ("Tenant").'
 
 
-def lease_date(*pages: str) -> tuple[str | None, float]:
+def read(*pages: str, ocr: float | None = None) -> RawField:
+    found = extract_lease_date(document(*pages, ocr_confidence=ocr))
+    assert found, "no lease date read"
+    return found[0]
+
+
+def lease_date(*pages: str) -> str | None:
     found = extract_lease_date(document(*pages))
-    return (found[0].value, found[0].confidence) if found else (None, 0.0)
+    return found[0].value if found else None
 
 
 @pytest.mark.parametrize(
@@ -30,7 +38,7 @@ def lease_date(*pages: str) -> tuple[str | None, float]:
     ],
 )
 def test_preamble_dates(opening: str, iso: str) -> None:
-    assert lease_date(opening + PARTIES + FILLER)[0] == iso
+    assert lease_date(opening + PARTIES + FILLER) == iso
 
 
 @pytest.mark.parametrize(
@@ -44,11 +52,12 @@ def test_preamble_dates(opening: str, iso: str) -> None:
         "THIS LEASE is entered into as of this 9th day of May, 2012, ",
     ],
 )
-def test_a_clean_preamble_date_reaches_the_gate_alone(opening: str) -> None:
+def test_a_clean_preamble_date_is_a_strong_statement(opening: str) -> None:
     """The opening sentence dating the agreement, the parties right after: a strong cue."""
-    value, confidence = lease_date(opening + PARTIES + FILLER)
-    assert value == "2012-05-09"
-    assert confidence >= 0.8
+    raw = read(opening + PARTIES + FILLER)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["strong"] == 1
+    assert raw.notes == ["stated by: clean preamble"]
 
 
 @pytest.mark.parametrize(
@@ -62,19 +71,19 @@ def test_a_clean_preamble_date_reaches_the_gate_alone(opening: str) -> None:
         "THIS LEASE is made for good consideration as of May 9, 2012, ",
     ],
 )
-def test_a_preamble_date_that_is_not_clean_stays_below_the_gate(opening: str) -> None:
-    value, confidence = lease_date(opening + PARTIES + FILLER)
-    assert value == "2012-05-09"
-    assert confidence < 0.8
+def test_a_preamble_date_that_is_not_clean_is_an_ordinary_statement(opening: str) -> None:
+    raw = read(opening + PARTIES + FILLER)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["strong"] == 0
+    assert raw.evidence["statements"] == 1
 
 
-def test_a_clean_preamble_date_read_by_ocr_stays_below_the_gate() -> None:
+def test_a_clean_preamble_date_read_by_ocr_is_not_strong() -> None:
     """Structure does not vouch for digits a scanner may have misread."""
-    found = extract_lease_date(
-        document("THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER, ocr_confidence=95)
-    )
-    assert found[0].value == "2012-05-09"
-    assert found[0].confidence < 0.8
+    raw = read("THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER, ocr=95)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["strong"] == 0
+    assert raw.evidence["ocr"] > 0
 
 
 def test_a_signature_on_another_day_is_no_rival_to_the_stated_date() -> None:
@@ -82,17 +91,45 @@ def test_a_signature_on_another_day_is_no_rival_to_the_stated_date() -> None:
         "THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER + " LANDLORD: Harbor Point "
         "LLC By: /s/ Ann Lee Name: Ann Lee Date: May 14, 2012"
     )
-    value, confidence = lease_date(text)
-    assert value == "2012-05-09"
-    assert confidence >= 0.8
+    raw = read(text)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["strong"] == 1
+    assert raw.evidence["rival_statements"] == 0
+    assert Doubt.RIVAL_VALUE not in raw.doubts
 
 
-def test_a_date_the_drafter_names_and_a_cover_date_agree() -> None:
-    cover = "OFFICE LEASE DATED AS OF MAY 9, 2012"
+def test_a_signature_on_the_stated_day_states_it_again() -> None:
+    text = (
+        "THIS LEASE is made as of May 9, 2012, " + PARTIES + FILLER + " LANDLORD: Harbor Point "
+        "LLC By: /s/ Ann Lee Name: Ann Lee Date: May 9, 2012"
+    )
+    raw = read(text)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["statements"] == 2
+
+
+def test_a_date_the_drafter_names_in_the_preamble_is_the_same_statement() -> None:
+    """'made as of May 9, 2012 (the "Effective Date")': two readings of one sentence."""
+    raw = read('THIS LEASE is made as of May 9, 2012 (the "Effective Date"), ' + PARTIES + FILLER)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["statements"] == 1
+    assert raw.evidence["strong"] == 1
+
+
+@pytest.mark.parametrize(
+    "cover",
+    [
+        "OFFICE LEASE DATED AS OF MAY 9, 2012.",
+        # A cover line seldom ends in a full stop: the page break ends its statement.
+        "OFFICE LEASE DATED AS OF MAY 9, 2012",
+    ],
+)
+def test_a_cover_date_and_the_preamble_agree(cover: str) -> None:
     body = 'THIS LEASE is made as of May 9, 2012 (the "Effective Date"), ' + PARTIES + FILLER
-    value, confidence = lease_date(cover, body)
-    assert value == "2012-05-09"
-    assert confidence >= 0.8
+    raw = read(cover, body)
+    assert raw.value == "2012-05-09"
+    assert raw.evidence["statements"] >= 2
+    assert raw.evidence["kinds"] >= 2
 
 
 def test_two_preamble_dates_conflict() -> None:
@@ -100,9 +137,11 @@ def test_two_preamble_dates_conflict() -> None:
         "THIS LEASE is made this 16th day of January 2013, to be effective as of the 1st day of "
         "July, 2011, " + PARTIES + FILLER
     )
-    value, confidence = lease_date(text)
-    assert value is not None
-    assert confidence < 0.8
+    raw = read(text)
+    assert raw.value in {"2013-01-16", "2011-07-01"}
+    other = ({"2013-01-16", "2011-07-01"} - {raw.value}).pop()
+    assert raw.evidence["strong"] == 0
+    assert other in raw.doubts[Doubt.RIVAL_VALUE]
 
 
 def test_no_year_in_the_preamble_is_completed_by_the_signature_dates() -> None:
@@ -113,7 +152,7 @@ def test_no_year_in_the_preamble_is_completed_by_the_signature_dates() -> None:
         + " SUBLANDLORD Harbor Point LLC By: /s/ A. Bee Name: A. Bee Title: CEO"
         + " Date: April 23, 2022"
     )
-    assert lease_date(text)[0] == "2022-04-23"
+    assert lease_date(text) == "2022-04-23"
 
 
 def test_the_lease_an_amendment_refers_to_is_not_its_date() -> None:
@@ -124,7 +163,7 @@ def test_the_lease_an_amendment_refers_to_is_not_its_date() -> None:
         + FILLER
         + " HARBOR POINT LLC By: /s/ A. Bee Name: A. Bee Date: 6/30/13"
     )
-    assert lease_date(text)[0] == "2013-06-30"
+    assert lease_date(text) == "2013-06-30"
 
 
 def test_a_sublease_does_not_take_the_master_lease_date() -> None:
@@ -133,7 +172,7 @@ def test_a_sublease_does_not_take_the_master_lease_date() -> None:
         '("Sublandlord") and Quill Media LLC ("Subtenant"). The lease (the "Master Lease") dated '
         "as of March 1, 2005 between Tower Owner LP and Sublandlord." + FILLER
     )
-    assert lease_date(text)[0] == "2011-05-02"
+    assert lease_date(text) == "2011-05-02"
 
 
 def test_a_rider_takes_the_date_of_the_lease_it_is_part_of() -> None:
@@ -141,12 +180,13 @@ def test_a_rider_takes_the_date_of_the_lease_it_is_part_of() -> None:
         "RIDER TO LEASE The provisions of this rider are made a part of the Lease dated as of "
         "March 3, 2020 between Harbor Point LLC and Nimbus Inc." + FILLER
     )
-    assert lease_date(text)[0] == "2020-03-03"
+    assert lease_date(text) == "2020-03-03"
 
 
 def test_a_blank_date_is_no_date() -> None:
     text = "THIS LEASE AGREEMENT, made this ____ day of ________, 2012, " + PARTIES + FILLER
-    assert lease_date(text) == (None, 0.0)
+    assert lease_date(text) is None
+    assert extract_lease_date(document(text)) == []
 
 
 def test_a_defined_date_the_preamble_points_to() -> None:
@@ -155,10 +195,10 @@ def test_a_defined_date_the_preamble_points_to() -> None:
         "Execution Date. 8. LEASE EXECUTION DATE (Insert the date of full execution) "
         "July 23, 2020." + FILLER
     )
-    assert lease_date(text)[0] == "2020-07-23"
+    assert lease_date(text) == "2020-07-23"
 
 
 def test_a_date_line_atop_a_short_lease() -> None:
     text = "RESIDENTIAL LEASE\nDate: January 5, 2021\nLandlord: Ann Lee\nTenant: Bo Park" + FILLER
-    assert lease_date(text)[0] == "2021-01-05"
-    assert lease_date("LEASE Estimated Delivery Date: January 5, 2021" + FILLER)[0] is None
+    assert lease_date(text) == "2021-01-05"
+    assert lease_date("LEASE Estimated Delivery Date: January 5, 2021" + FILLER) is None

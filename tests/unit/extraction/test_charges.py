@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from lease_parser.extraction.financials import extract_financials
@@ -79,10 +81,21 @@ def test_not_the_share(text: str) -> None:
     assert field("tenant_share_percent", text) is None
 
 
-def test_a_share_whose_division_checks_out_is_more_certain() -> None:
+def test_a_share_whose_division_checks_out_is_checked() -> None:
     fields = by_name(
         extract_financials(
             document("Tenant's Pro Rata Share is 24.047% (30,085 rsf / 125,109 rsf).")
         )
     )
-    assert "share = area / building area" in " ".join(fields["tenant_share_percent"].notes)
+    assert fields["tenant_share_percent"].evidence["checks"] == 1
+    assert "checked by: share = area / building area" in fields["tenant_share_percent"].notes
+
+
+def test_a_share_whose_division_does_not_check_out_is_not_checked() -> None:
+    fields = by_name(
+        extract_financials(
+            document("Tenant's Pro Rata Share is 25.000% (30,085 rsf / 125,109 rsf).")
+        )
+    )
+    assert Decimal(fields["tenant_share_percent"].value or "") == 25
+    assert fields["tenant_share_percent"].evidence["checks"] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.financials import extract_financials
 from tests.unit.extraction.lease_text import by_name, document
 
@@ -60,19 +61,24 @@ def test_never_mentioned_is_null() -> None:
     assert deposit("Tenant shall pay Base Rent of $5,000.00 per month.") is None
 
 
-def test_words_that_agree_with_an_explicit_deposit_pass_the_gate() -> None:
+def test_words_that_agree_with_an_explicit_deposit_check_it() -> None:
     raw = deposit(
         "Tenant shall deposit with Landlord a security deposit in the amount of Ten Thousand "
         "and 00/100 Dollars ($10,000.00)."
     )
     assert raw is not None
-    assert raw.confidence >= 0.8
+    assert raw.value == "10000.00"
+    assert raw.evidence["statements"] == 1
+    assert raw.evidence["checks"] >= 1
+    assert "checked by: words agree with figures" in raw.notes
 
 
-def test_a_bare_figure_stays_under_the_gate() -> None:
+def test_a_bare_figure_is_stated_and_unchecked() -> None:
     raw = deposit("Tenant shall deposit with Landlord a security deposit of $10,000.00.")
     assert raw is not None
-    assert raw.confidence < 0.8
+    assert raw.value == "10000.00"
+    assert raw.evidence["statements"] == 1
+    assert raw.evidence["checks"] == 0
 
 
 def test_a_contingent_deposit_is_not_the_deposit() -> None:
@@ -101,17 +107,19 @@ def test_none_and_a_letter_of_credit_conflict() -> None:
         "$100,000.00.",
     )
     assert raw is not None
-    assert raw.confidence <= 0.6
+    assert raw.value == "0.00"
+    assert "'100000.00'" in raw.doubts[Doubt.RIVAL_VALUE]
 
 
-def test_a_summary_line_in_words_and_figures_passes_the_gate() -> None:
+def test_a_summary_line_in_words_and_figures_is_checked() -> None:
     raw = deposit(
         "Security Deposit: Five Hundred Thousand and 00/100 ($500,000.00) Dollars, subject to "
         "reduction in accordance with Section 16.26"
     )
     assert raw is not None
     assert raw.value == "500000.00"
-    assert raw.confidence >= 0.8
+    assert raw.evidence["checks"] >= 1
+    assert "checked by: words agree with figures" in raw.notes
 
 
 def test_the_words_of_an_extra_letter_of_credit_are_no_rival() -> None:
@@ -123,7 +131,8 @@ def test_the_words_of_an_extra_letter_of_credit_are_no_rival() -> None:
     )
     assert raw is not None
     assert raw.value == "23000.00"
-    assert not any("conflict" in note for note in raw.notes)
+    assert raw.evidence["rival_statements"] == 0
+    assert Doubt.RIVAL_VALUE not in raw.doubts
 
 
 @pytest.mark.parametrize(
@@ -139,6 +148,7 @@ def test_a_deposit_stated_as_months_of_rent_is_checked_by_the_rent(sentence: str
     rent = "Tenant shall pay monthly Base Rent of $2,500.00 on the first day of each month. "
     found = by_name(extract_financials(document(rent + sentence + FILLER)))["security_deposit"]
     assert found.value == "7500.00"
+    assert found.evidence["checks"] >= 1
     assert any("3 × monthly rent" in note for note in found.notes)
 
 
@@ -148,4 +158,5 @@ def test_months_of_rent_that_do_not_add_up_check_nothing() -> None:
         "shall deposit a security deposit equal to two (2) months' Base Rent, being $7,500.00."
     )
     found = by_name(extract_financials(document(text + FILLER)))["security_deposit"]
+    assert found.evidence["checks"] == 0
     assert not any("monthly rent" in note for note in found.notes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lease_parser.extraction import extract_fields
 from lease_parser.extraction.financials import extract_financials
 from lease_parser.parsing.base import Document, SourceFormat
 from tests.unit.extraction.lease_text import by_name, document
@@ -26,7 +27,9 @@ def test_an_attached_master_lease_is_not_read() -> None:
     assert "renewal_option_count" not in fields
 
 
-def test_a_blank_form_never_reaches_the_gate() -> None:
+def test_every_value_of_a_blank_form_says_it_comes_from_a_form() -> None:
+    """A blank form's amounts are examples or instructions: the kind of document is evidence
+    about every value read from it."""
     form = (
         "COMMERCIAL LEASE. Landlord: ____________ Tenant: ____________ Premises: ____________ "
         "Term: ______ Commencement: ______ Expiration: ______ Use: ______ Broker: ______ "
@@ -34,27 +37,32 @@ def test_a_blank_form_never_reaches_the_gate() -> None:
         "Insurance: ______ Guarantor: ______ "
         "Monthly Base Rent: $2,000.00 Base Rent: Tenant shall pay Base Rent of $2,000.00 per month."
     )
-    fields = extract_financials(document(form))
+    assert extract_financials(document(form))
+    fields = extract_fields(document(form))
     assert fields
-    assert all(f.confidence <= 0.5 for f in fields)
+    for raw in fields.values():
+        assert raw.evidence["kind_form"] == 1
+        assert raw.evidence["kind_amendment"] == 0
 
 
-def test_an_amendment_is_left_for_review() -> None:
+def test_an_amendments_values_say_they_come_from_an_amendment() -> None:
+    """An amendment states changed terms of another lease."""
     amendment = (
         "FIRST AMENDMENT TO LEASE. This First Amendment to Lease amends the Lease dated "
         "January 1, 2019. Monthly Base Rent: $9,000.00. Tenant shall pay Base Rent in the sum "
         "of $9,000.00 per month."
     )
-    fields = by_name(extract_financials(document(amendment)))
+    fields = extract_fields(document(amendment))
     assert fields["base_rent_monthly"].value == "9000.00"
-    assert fields["base_rent_monthly"].confidence <= 0.75
+    assert fields["base_rent_monthly"].evidence["kind_amendment"] == 1
+    assert fields["base_rent_monthly"].evidence["kind_form"] == 0
 
 
 def test_an_empty_document_has_no_fields() -> None:
     assert extract_financials(Document(format=SourceFormat.PDF, pages=[])) == []
 
 
-def test_ocr_text_earns_less_confidence() -> None:
+def test_ocr_text_is_evidence_of_doubt() -> None:
     text = (
         "Monthly Base Rent: $6,200.00. Tenant shall pay Base Rent in the sum of $6,200.00 "
         "per month."
@@ -62,4 +70,6 @@ def test_ocr_text_earns_less_confidence() -> None:
     typed = by_name(extract_financials(document(text)))["base_rent_monthly"]
     scanned = by_name(extract_financials(document(text, ocr_confidence=75.0)))["base_rent_monthly"]
     assert scanned.value == typed.value
-    assert scanned.confidence < typed.confidence
+    assert typed.evidence["ocr"] == 0
+    assert scanned.evidence["ocr"] > 0
+    assert scanned.evidence["statements"] == typed.evidence["statements"]

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.names import same_party
 from lease_parser.extraction.parties import extract_parties
 from tests.unit.extraction.lease_text import by_name, document
 
-GATE = 0.8
 FILLER = " The parties agree to the terms below." * 40
 
 
-def parties(*pages: str, ocr: float | None = None) -> dict[str, tuple[str | None, float]]:
-    found = by_name(extract_parties(document(*pages, ocr_confidence=ocr)))
-    return {k: (v.value, v.confidence) for k, v in found.items()}
+def parties(*pages: str, ocr: float | None = None) -> dict[str, RawField]:
+    return by_name(extract_parties(document(*pages, ocr_confidence=ocr)))
 
 
 @pytest.mark.parametrize(
@@ -66,25 +66,26 @@ def parties(*pages: str, ocr: float | None = None) -> dict[str, tuple[str | None
 )
 def test_preamble(preamble: str, landlord: str, tenant: str) -> None:
     found = parties(preamble + FILLER)
-    assert found["landlord"][0] == landlord
-    assert found["tenant"][0] == tenant
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
 
 
-def test_a_preamble_alone_is_below_the_gate_and_a_signature_block_lifts_it() -> None:
+def test_a_preamble_is_one_statement_and_a_signature_block_another() -> None:
     preamble = (
         "THIS LEASE is made as of May 1, 2019, by and between Harbor Point Holdings, LLC "
         '("Landlord") and Nimbus Robotics, Inc. ("Tenant").'
     )
     alone = parties(preamble + FILLER)
-    assert alone["landlord"][1] < GATE
+    assert alone["landlord"].evidence["statements"] == 1
+    assert alone["landlord"].evidence["strong"] == 0
     signed = parties(
         preamble + FILLER,
         "LANDLORD: Harbor Point Holdings, LLC, a Delaware limited liability company By: /s/ J. Doe"
         " TENANT: Nimbus Robotics, Inc. By: /s/ R. Roe",
     )
-    assert signed["landlord"] == ("Harbor Point Holdings, LLC", signed["landlord"][1])
-    assert signed["landlord"][1] >= GATE
-    assert signed["tenant"][1] >= GATE
+    assert signed["landlord"].value == "Harbor Point Holdings, LLC"
+    assert signed["landlord"].evidence["statements"] >= 2
+    assert signed["tenant"].evidence["statements"] >= 2
 
 
 @pytest.mark.parametrize(
@@ -101,13 +102,13 @@ def test_a_preamble_alone_is_below_the_gate_and_a_signature_block_lifts_it() -> 
         'corporation ("Subtenant").',
     ],
 )
-def test_a_clean_preamble_reaches_the_gate_alone(preamble: str) -> None:
+def test_a_clean_preamble_is_a_strong_statement(preamble: str) -> None:
     """Name, entity type and defined role for both parties: the canonical statement."""
     found = parties(preamble + FILLER)
-    assert found["landlord"][0] == "Harbor Point Holdings, LLC"
-    assert found["tenant"][0] == "Nimbus Robotics, Inc."
-    assert found["landlord"][1] >= GATE
-    assert found["tenant"][1] >= GATE
+    assert found["landlord"].value == "Harbor Point Holdings, LLC"
+    assert found["tenant"].value == "Nimbus Robotics, Inc."
+    assert found["landlord"].evidence["strong"] == 1
+    assert found["tenant"].evidence["strong"] == 1
 
 
 @pytest.mark.parametrize(
@@ -130,10 +131,10 @@ def test_a_clean_preamble_reaches_the_gate_alone(preamble: str) -> None:
         'corporation ("Tenant").',
     ],
 )
-def test_a_preamble_that_is_not_clean_stays_below_the_gate(preamble: str) -> None:
+def test_a_preamble_that_is_not_clean_is_not_strong(preamble: str) -> None:
     found = parties(preamble + FILLER)
-    assert found["landlord"][1] < GATE
-    assert found["tenant"][1] < GATE
+    assert found["landlord"].evidence["strong"] == 0
+    assert found["tenant"].evidence["strong"] == 0
 
 
 @pytest.mark.parametrize(
@@ -154,8 +155,8 @@ def test_clean_preamble_names_are_read_whole(landlord: str, description: str) ->
         'Robotics, Inc., a Delaware corporation ("Tenant").'
     )
     found = parties(preamble + FILLER)
-    assert found["landlord"][0] == landlord
-    assert found["landlord"][1] >= GATE
+    assert found["landlord"].value == landlord
+    assert found["landlord"].evidence["strong"] == 1
 
 
 @pytest.mark.parametrize(
@@ -169,31 +170,37 @@ def test_clean_preamble_names_are_read_whole(landlord: str, description: str) ->
         'Acme Holdings, LLC, a Delaware limited liability company, d/b/a Acme ("Landlord")',
     ],
 )
-def test_preambles_that_leave_doubt_stay_below_the_gate(landlord: str) -> None:
+def test_preambles_that_leave_doubt_are_not_strong(landlord: str) -> None:
     preamble = (
         f"THIS LEASE is made by and between {landlord}, and Nimbus Robotics, Inc., a Delaware "
         'corporation ("Tenant").'
     )
-    assert parties(preamble + FILLER)["landlord"][1] < GATE
+    assert parties(preamble + FILLER)["landlord"].evidence["strong"] == 0
 
 
-def test_a_clean_preamble_read_by_ocr_stays_below_the_gate() -> None:
+def test_a_clean_preamble_read_by_ocr_is_not_strong() -> None:
     preamble = (
         "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
         'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
         '("Tenant").'
     )
-    assert parties(preamble + FILLER, ocr=95.0)["landlord"][1] < GATE
+    landlord = parties(preamble + FILLER, ocr=95.0)["landlord"]
+    assert landlord.value == "Harbor Point Holdings, LLC"
+    assert landlord.evidence["strong"] == 0
+    assert landlord.evidence["ocr"] > 0
 
 
-def test_a_rival_name_keeps_a_clean_preamble_under_the_gate() -> None:
+def test_a_rival_name_is_a_doubt_even_against_a_clean_preamble() -> None:
     text = (
         "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
         'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
         '("Tenant").' + FILLER + "\nLandlord: Seaview Capital LLC\nTenant: Nimbus Robotics, Inc."
     )
     found = parties(text)
-    assert found["landlord"][1] < GATE
+    assert found["landlord"].value == "Harbor Point Holdings, LLC"
+    assert found["landlord"].evidence["strong"] == 1
+    assert "'Seaview Capital LLC'" in found["landlord"].doubts[Doubt.RIVAL_VALUE]
+    assert Doubt.RIVAL_VALUE not in found["tenant"].doubts
 
 
 def test_clean_summary_statements_when_the_preamble_names_roles_only() -> None:
@@ -204,19 +211,21 @@ def test_clean_summary_statements_when_the_preamble_names_roles_only() -> None:
         "Tenant: Vesper Labs, Inc., a Delaware corporation.\nBuilding: 150 Main Street." + FILLER
     )
     found = parties(text)
-    assert found["landlord"] == ("150 Main Street, LLC", found["landlord"][1])
-    assert found["tenant"] == ("Vesper Labs, Inc.", found["tenant"][1])
-    assert found["landlord"][1] >= GATE
-    assert found["tenant"][1] >= GATE
+    assert found["landlord"].value == "150 Main Street, LLC"
+    assert found["tenant"].value == "Vesper Labs, Inc."
+    assert found["landlord"].evidence["strong"] == 1
+    assert found["tenant"].evidence["strong"] == 1
 
 
-def test_a_summary_without_descriptions_stays_below_the_gate() -> None:
+def test_a_summary_without_descriptions_is_not_strong() -> None:
     text = (
         'THIS LEASE ("Lease") is dated as of February 4, 2013 between the Landlord and the '
         "Tenant named below.\nBASIC DATA\nLandlord: 150 Main Street, LLC\nTenant: Vesper Labs, "
         "Inc.\nBuilding: 150 Main Street." + FILLER
     )
-    assert parties(text)["landlord"][1] < GATE
+    found = parties(text)
+    assert found["landlord"].value == "150 Main Street, LLC"
+    assert found["landlord"].evidence["strong"] == 0
 
 
 def test_joint_landlords_named_collectively() -> None:
@@ -226,7 +235,7 @@ def test_joint_landlords_named_collectively() -> None:
         "as tenants in common, having offices at 4 Bay Street, Albany, New York (collectively, "
         '"Landlord"), and ORBIT TAX, INC., a Delaware corporation ("Tenant").'
     )
-    assert parties(text + FILLER)["landlord"][0] == "ELM ROW, L.L.C. and PINE ROW, L.L.C."
+    assert parties(text + FILLER)["landlord"].value == "ELM ROW, L.L.C. and PINE ROW, L.L.C."
 
 
 def test_cover_page_and_summary_labels() -> None:
@@ -237,9 +246,25 @@ def test_cover_page_and_summary_labels() -> None:
         " between Landlord and Tenant." + FILLER
     )
     found = parties(cover, body)
-    assert found["landlord"][0] == "KESTREL TOWER LLC"
-    assert found["tenant"][0] == "LUMEN HEALTH, INC."
-    assert found["landlord"][1] >= GATE  # the summary vouches for the cover
+    assert found["landlord"].value == "KESTREL TOWER LLC"
+    assert found["tenant"].value == "LUMEN HEALTH, INC."
+
+
+def test_a_summary_pointing_to_the_cover_page_checks_it() -> None:
+    """ "Landlord: As listed on the cover page" vouches for the cover's name; the name is
+    read, and cited, on the cover."""
+    cover = "OFFICE LEASE BETWEEN KESTREL TOWER LLC, AS LANDLORD, AND LUMEN HEALTH, INC., AS TENANT"
+    body = (
+        " BASIC LEASE INFORMATION\nLandlord: As listed on the cover page\nTenant: As listed on "
+        'the cover page\nThis Lease Agreement (this "Lease") is entered into as of the Lease Date,'
+        " between Landlord and Tenant." + FILLER
+    )
+    landlord = parties(cover, body)["landlord"]
+    assert landlord.value == "KESTREL TOWER LLC"
+    assert landlord.page == 1
+    assert landlord.evidence["statements"] == 1
+    assert landlord.evidence["checks"] >= 1
+    assert landlord.notes[:2] == ["stated by: cover", "checked by: summary"]
 
 
 def test_numbered_summary_headings() -> None:
@@ -249,8 +274,8 @@ def test_numbered_summary_headings() -> None:
         "liability company.\n1.2 Tenant.\nVesper Labs LLC\n1.3 Building." + FILLER
     )
     found = parties(text)
-    assert found["landlord"][0] == "Marlow Estates"
-    assert found["tenant"][0] == "Vesper Labs LLC"
+    assert found["landlord"].value == "Marlow Estates"
+    assert found["tenant"].value == "Vesper Labs LLC"
 
 
 def test_a_defined_term_names_the_party() -> None:
@@ -260,8 +285,8 @@ def test_a_defined_term_names_the_party() -> None:
         'company. "County" means the County of Marin, acting by and through its Board.' + FILLER
     )
     found = parties(text)
-    assert found["landlord"][0] == "Fenwick Square, LLC"
-    assert found["tenant"][0] == "County of Marin"
+    assert found["landlord"].value == "Fenwick Square, LLC"
+    assert found["tenant"].value == "County of Marin"
 
 
 def test_blank_form_names_nothing() -> None:
@@ -279,29 +304,33 @@ def test_body_sentences_after_a_role_word_are_not_names() -> None:
         "Thereafter the premises shall be repaired. ARTICLE 4 Tenant: SECURITY DEPOSIT." + FILLER
     )
     found = parties(text)
-    assert found["landlord"][0] == "Harbor Point LLC"
-    assert "conflict" not in " ".join(extract_parties(document(text))[0].notes)
+    assert found["landlord"].value == "Harbor Point LLC"
+    assert Doubt.RIVAL_VALUE not in found["landlord"].doubts
 
 
-def test_conflicting_names_stay_under_the_gate() -> None:
+def test_conflicting_names_are_a_doubt() -> None:
     text = (
         'THIS LEASE is made by and between Harbor Point LLC ("Landlord") and Nimbus Inc. '
         '("Tenant").' + FILLER + " LANDLORD: Seaview Capital LLC By: /s/ J. Doe"
         " SUMMARY Landlord: Seaview Capital LLC\nTenant: Nimbus Inc."
     )
-    (landlord,) = [f for f in extract_parties(document(text)) if f.name == "landlord"]
-    assert landlord.confidence < GATE
-    assert any("conflict" in n for n in landlord.notes)
+    landlord = parties(text)["landlord"]
+    assert landlord.value in {"Harbor Point LLC", "Seaview Capital LLC"}
+    other = ({"Harbor Point LLC", "Seaview Capital LLC"} - {landlord.value}).pop()
+    assert landlord.evidence["rival_statements"] >= 1
+    assert f"'{other}'" in landlord.doubts[Doubt.RIVAL_VALUE]
 
 
-def test_ocr_text_lowers_confidence() -> None:
+def test_ocr_text_is_evidence_of_doubt() -> None:
     text = (
         'THIS LEASE is made by and between Harbor Point LLC ("Landlord") and Nimbus Inc. '
         '("Tenant").' + FILLER + " Harbor Point LLC By: /s/ J. Doe Nimbus Inc. By: /s/ R. Roe"
     )
-    clean = parties(text)["landlord"][1]
-    scanned = parties(text, ocr=85.0)["landlord"][1]
-    assert scanned < clean
+    clean = parties(text)["landlord"]
+    scanned = parties(text, ocr=85.0)["landlord"]
+    assert scanned.value == clean.value
+    assert clean.evidence["ocr"] == 0
+    assert scanned.evidence["ocr"] > 0
 
 
 @pytest.mark.parametrize(
@@ -322,7 +351,7 @@ def test_a_name_with_commas_that_ends_in_a_legal_form_is_kept_whole() -> None:
         "THIS LEASE is made by and between Smith, Jones & Partners LLP, a New York limited "
         'liability partnership ("Landlord") and Vale Inc. ("Tenant").' + FILLER
     )
-    assert parties(text)["landlord"][0] == "Smith, Jones & Partners LLP"
+    assert parties(text)["landlord"].value == "Smith, Jones & Partners LLP"
 
 
 def test_a_restatement_inside_a_longer_name_does_not_count() -> None:
@@ -330,8 +359,9 @@ def test_a_restatement_inside_a_longer_name_does_not_count() -> None:
         'THIS LEASE is made by and between Riverside Partners ("Landlord") and Vale Inc. '
         '("Tenant").' + FILLER + " Riverside Partners Holdings Group shall manage the building."
     )
-    (landlord,) = [f for f in extract_parties(document(text)) if f.name == "landlord"]
-    assert landlord.notes == ["single cue: preamble"]
+    landlord = parties(text)["landlord"]
+    assert landlord.evidence["statements"] == 1
+    assert landlord.notes == ["stated by: preamble"]
 
 
 def test_unquoted_roles_in_the_preamble() -> None:
@@ -340,8 +370,8 @@ def test_unquoted_roles_in_the_preamble() -> None:
         "Otter Systems, Inc., as Tenant." + FILLER
     )
     found = parties(text)
-    assert found["landlord"][0] == "Maple Court LLC"
-    assert found["tenant"][0] == "Otter Systems, Inc."
+    assert found["landlord"].value == "Maple Court LLC"
+    assert found["tenant"].value == "Otter Systems, Inc."
 
 
 def test_a_name_introduced_after_a_capital_the_goes_to_review_however_often_it_is_stated() -> None:
@@ -352,9 +382,10 @@ def test_a_name_introduced_after_a_capital_the_goes_to_review_however_often_it_i
         + FILLER
         + " IN WITNESS WHEREOF THE MARLOW COMPANY LLC By: ____"
     )
-    found = by_name(extract_parties(document(text)))
-    assert found["landlord"].confidence < GATE
-    assert any("'The'" in note for note in found["landlord"].notes)
+    found = parties(text)
+    assert found["landlord"].evidence["statements"] >= 2
+    assert "written after 'The'" in found["landlord"].doubts[Doubt.CAVEAT]
+    assert found["landlord"].evidence["caveats"] == 1
 
 
 def test_a_lowercase_the_is_an_article_not_a_doubt() -> None:
@@ -363,6 +394,7 @@ def test_a_lowercase_the_is_an_article_not_a_doubt() -> None:
         'liability company ("Landlord"), and the District of Columbia, a municipal '
         'corporation ("Tenant").' + FILLER
     )
-    found = by_name(extract_parties(document(text)))
+    found = parties(text)
     assert found["tenant"].value == "District of Columbia"
+    assert Doubt.CAVEAT not in found["tenant"].doubts
     assert not any("'The'" in note for note in found["tenant"].notes)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.premises import STREET, extract_premises, street_key
 from tests.unit.extraction.lease_text import document
 
@@ -15,9 +17,15 @@ PREAMBLE = (
 )
 
 
-def premises(*pages: str) -> tuple[str | None, float]:
+def premises(*pages: str) -> str | None:
     found = extract_premises(document(*pages))
-    return (found[0].value, found[0].confidence) if found else (None, 0.0)
+    return found[0].value if found else None
+
+
+def read(*pages: str, ocr: float | None = None) -> RawField:
+    found = extract_premises(document(*pages, ocr_confidence=ocr))
+    assert found, "no premises address read"
+    return found[0]
 
 
 @pytest.mark.parametrize(
@@ -48,7 +56,7 @@ def premises(*pages: str) -> tuple[str | None, float]:
     ],
 )
 def test_premises_clauses(clause: str, expected: str) -> None:
-    assert premises(PREAMBLE + clause + FILLER)[0] == expected
+    assert premises(PREAMBLE + clause + FILLER) == expected
 
 
 def test_party_addresses_are_not_the_premises() -> None:
@@ -56,7 +64,7 @@ def test_party_addresses_are_not_the_premises() -> None:
         PREAMBLE + "Notices to Landlord shall be sent to 77 Dock Street, Suite 9, Portland, Maine. "
         "Payments shall be made to Harbor Point LLC, c/o Bay Management, 10 Pier Road." + FILLER
     )
-    assert premises(text) == (None, 0.0)
+    assert premises(text) is None
 
 
 def test_suite_named_by_the_premises_description() -> None:
@@ -64,9 +72,15 @@ def test_suite_named_by_the_premises_description() -> None:
         PREAMBLE + "1.3 Building. The building located at 41 Lark Drive, Reno, Nevada 89501. "
         "1.5 Premises. Suite No. 305 on the 3rd floor of the Building." + FILLER
     )
-    value, confidence = premises(text)
-    assert value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
-    assert confidence < 0.8  # assembled from two places
+    lease = document(text)
+    (raw,) = extract_premises(lease)
+    assert raw.value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
+    # Assembled from two places: each is cited.
+    assert raw.evidence["assembled"] == 1
+    assert raw.evidence["strong"] == 0
+    page = lease.pages[0].text
+    cited = [page[c.start : c.end] for c in raw.inputs]
+    assert cited == ["41 Lark Drive, Reno, Nevada 89501", "Suite No. 305"]
 
 
 def test_a_party_suite_in_the_same_sentence_is_not_the_premises_suite() -> None:
@@ -75,19 +89,21 @@ def test_a_party_suite_in_the_same_sentence_is_not_the_premises_suite() -> None:
         'Suite 800, Salem, Oregon ("Landlord") and Nimbus Inc. ("Tenant") of premises known as '
         "the ground floor at 19 Crane Street, Salem, Oregon 97301." + FILLER
     )
-    assert premises(text)[0] == "19 Crane Street, Salem, Oregon 97301"
+    assert premises(text) == "19 Crane Street, Salem, Oregon 97301"
 
 
-def test_two_agreeing_statements_reach_the_gate() -> None:
+def test_two_agreeing_statements() -> None:
     cover = "OFFICE LEASE PREMISES: 41 Lark Drive, Reno, Nevada 89501"
     body = (
         PREAMBLE
         + '"Building" shall mean the building known as 41 Lark Drive, Reno, Nevada 89501.'
         + FILLER
     )
-    value, confidence = premises(cover, body)
-    assert value == "41 Lark Drive, Reno, Nevada 89501"
-    assert confidence >= 0.8
+    raw = read(cover, body)
+    assert raw.value == "41 Lark Drive, Reno, Nevada 89501"
+    assert raw.evidence["statements"] >= 2
+    assert raw.evidence["kinds"] >= 2
+    assert Doubt.RIVAL_VALUE not in raw.doubts
 
 
 def test_different_premises_streets_conflict() -> None:
@@ -95,9 +111,11 @@ def test_different_premises_streets_conflict() -> None:
         PREAMBLE + "the premises located at 41 Lark Drive, Reno, Nevada. "
         '"Building" shall mean the building known as 600 Mesa Road, Reno, Nevada.' + FILLER
     )
-    found = extract_premises(document(text))
-    assert found[0].confidence < 0.8
-    assert any("conflict" in n for n in found[0].notes)
+    raw = read(text)
+    assert raw.value in {"41 Lark Drive, Reno, Nevada", "600 Mesa Road, Reno, Nevada"}
+    other = ({"41 Lark Drive, Reno, Nevada", "600 Mesa Road, Reno, Nevada"} - {raw.value}).pop()
+    assert raw.evidence["rival_statements"] == 1
+    assert f"'{other}'" in raw.doubts[Doubt.RIVAL_VALUE]
 
 
 def test_blank_form_has_no_address() -> None:
@@ -105,7 +123,7 @@ def test_blank_form_has_no_address() -> None:
         "the premises being and situated at {insert address of property} comprising "
         "{insert square footage} square feet" + FILLER
     )
-    assert premises(text) == (None, 0.0)
+    assert premises(text) is None
 
 
 @pytest.mark.parametrize(
@@ -137,7 +155,7 @@ def test_residential_apartment() -> None:
         '("Landlord") and Jane Doe ("Tenant"). Landlord rents to Tenant the property located at '
         '123 Main St, Apt 4B, Springfield, IL 62701 (the "Premises").' + FILLER
     )
-    assert premises(text)[0] == "123 Main St, Apt 4B, Springfield, IL 62701"
+    assert premises(text) == "123 Main St, Apt 4B, Springfield, IL 62701"
 
 
 @pytest.mark.parametrize(
@@ -151,11 +169,14 @@ def test_residential_apartment() -> None:
         'Denver, Colorado 80202, containing approximately 2,400 square feet (the "Premises").',
     ],
 )
-def test_a_clean_premises_statement_reaches_the_gate_alone(clause: str) -> None:
+def test_a_clean_premises_statement_is_a_strong_statement(clause: str) -> None:
     """One complete address the sentence defines as the premises or their building."""
-    value, confidence = premises(PREAMBLE + clause + FILLER)
-    assert value == "1450 Granite Avenue, Suite 210, Denver, Colorado 80202"
-    assert confidence >= 0.8
+    raw = read(PREAMBLE + clause + FILLER)
+    assert raw.value == "1450 Granite Avenue, Suite 210, Denver, Colorado 80202"
+    assert raw.evidence["strong"] == 1
+    assert raw.evidence["complete"] == 1
+    assert raw.evidence.get("assembled", 0) == 0
+    assert raw.inputs == []
 
 
 @pytest.mark.parametrize(
@@ -172,33 +193,37 @@ def test_a_clean_premises_statement_reaches_the_gate_alone(clause: str) -> None:
         'Granite Avenue, Denver, Colorado 80202 (the "Premises").',
     ],
 )
-def test_a_premises_statement_that_is_not_clean_stays_below_the_gate(clause: str) -> None:
-    assert premises(PREAMBLE + clause + FILLER)[1] < 0.8
+def test_a_premises_statement_that_is_not_clean_is_not_strong(clause: str) -> None:
+    assert read(PREAMBLE + clause + FILLER).evidence["strong"] == 0
 
 
-def test_a_suite_named_elsewhere_keeps_a_complete_address_below_the_gate() -> None:
+def test_a_suite_named_elsewhere_makes_a_complete_address_assembled() -> None:
     text = (
         PREAMBLE + "1.3 Building. The building located at 41 Lark Drive, Reno, Nevada 89501 "
         '(the "Building"). 1.5 Premises. Suite No. 305 on the 3rd floor of the Building.' + FILLER
     )
-    value, confidence = premises(text)
-    assert value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
-    assert confidence < 0.8
+    raw = read(text)
+    assert raw.value == "41 Lark Drive, Suite No. 305, Reno, Nevada 89501"
+    assert raw.evidence["strong"] == 0
+    assert raw.evidence["assembled"] == 1
+    assert len(raw.inputs) == 2
 
 
-def test_a_clean_premises_statement_read_by_ocr_stays_below_the_gate() -> None:
+def test_a_clean_premises_statement_read_by_ocr_is_not_strong() -> None:
     clause = (
         "Landlord leases to Tenant the premises located at 1450 Granite Avenue, Suite 210, "
         'Denver, Colorado 80202 (the "Premises").'
     )
-    found = extract_premises(document(PREAMBLE + clause + FILLER, ocr_confidence=95.0))
-    assert found[0].confidence < 0.8
+    raw = read(PREAMBLE + clause + FILLER, ocr=95.0)
+    assert raw.value == "1450 Granite Avenue, Suite 210, Denver, Colorado 80202"
+    assert raw.evidence["strong"] == 0
+    assert raw.evidence["ocr"] > 0
 
 
 def test_a_street_named_with_two_street_words_is_read_whole() -> None:
     text = "Leased Premises: 16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084"
     assert [m.group(0) for m in STREET.finditer(text)] == ["16155 Park Row Boulevard"]
-    assert premises(PREAMBLE + text + FILLER)[0] == (
+    assert premises(PREAMBLE + text + FILLER) == (
         "16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084"
     )
 
@@ -208,11 +233,24 @@ def test_a_state_spelled_two_ways_is_no_disagreement() -> None:
         "BASIC LEASE INFORMATION\nBuilding: 16155 Park Row Boulevard, Houston, TX 77084\n"
         "Leased Premises: 16155 Park Row Boulevard, Suite 4-150, Houston, Texas 77084\n" + FILLER
     )
-    found = extract_premises(document(text))
-    assert not any("disagree" in n for n in found[0].notes)
+    raw = read(text)
+    assert Doubt.CAVEAT not in raw.doubts
+    assert not any("disagree" in n for n in raw.notes)
 
 
-def test_a_suite_named_far_from_the_premises_label_keeps_the_building_below_the_gate() -> None:
+def test_statements_of_one_street_that_disagree_on_the_city_are_a_caveat() -> None:
+    text = (
+        PREAMBLE + "The premises located at 41 Lark Drive, Reno, Nevada 89501 (the "
+        '"Premises"). Tenant shall keep the premises at 41 Lark Drive, Sparks, Nevada 89501 '
+        "clean." + FILLER
+    )
+    raw = read(text)
+    assert raw.value.startswith("41 Lark Drive")
+    assert raw.doubts[Doubt.CAVEAT] == "statements of the address disagree on the city"
+    assert raw.evidence["caveats"] == 1
+
+
+def test_a_suite_named_far_from_the_premises_label_keeps_the_building_from_being_strong() -> None:
     building = (
         PREAMBLE + "1.1 Building: The building located at 41 Lark Drive, Reno, Nevada 89501 (the "
         '"Building"). '
@@ -221,8 +259,18 @@ def test_a_suite_named_far_from_the_premises_label_keeps_the_building_below_the_
         "1.2 Premises: Approximately 1,791 rentable square feet of space located on the second "
         "floor of the Building and commonly known as Suite 255, as set forth in Exhibit A. "
     )
-    assert premises(building + FILLER)[1] >= 0.8
-    assert premises(building + suite + FILLER)[1] < 0.8
+    assert read(building + FILLER).evidence["strong"] == 1
+    assert read(building + suite + FILLER).evidence["strong"] == 0
+
+
+def test_a_suite_the_premises_description_states_is_preferred_to_its_floor() -> None:
+    text = (
+        PREAMBLE + "1.1 Building: The building located at 41 Lark Drive, Reno, Nevada 89501 (the "
+        '"Building"). 1.2 Premises: Approximately 1,791 rentable square feet of space located on '
+        "the second floor of the Building and commonly known as Suite 255, as set forth in "
+        "Exhibit A. " + FILLER
+    )
+    assert "Second Floor" not in read(text).value
 
 
 def test_a_county_is_not_read_as_the_city() -> None:
@@ -230,6 +278,7 @@ def test_a_county_is_not_read_as_the_city() -> None:
         "Landlord leases to Tenant the premises located at 1179 Center Point Drive, Clark County, "
         'Nevada 89074 (the "Premises").'
     )
-    value, confidence = premises(PREAMBLE + clause + FILLER)
-    assert value == "1179 Center Point Drive, Nevada 89074"
-    assert confidence < 0.8  # no city: not a complete address
+    raw = read(PREAMBLE + clause + FILLER)
+    assert raw.value == "1179 Center Point Drive, Nevada 89074"
+    assert raw.evidence["complete"] == 0  # no city: not a complete address
+    assert raw.evidence["strong"] == 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from lease_parser.extraction import extract_fields
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.financials import extract_financials
 from tests.unit.extraction.lease_text import by_name, document
-
-GATE = 0.80
 
 
 def rent(*pages: str) -> dict[str, RawField]:
@@ -61,31 +61,65 @@ def test_annual_rent_clauses(sentence: str, annual: str) -> None:
     assert "base_rent_monthly" not in fields
 
 
-def test_annual_and_monthly_that_agree_support_each_other() -> None:
-    fields = rent(
-        "(a) Base Rent. As Base Rent, Tenant shall pay an amount equal to $60,000.00 per year, "
-        "payable in equal monthly installments of $5,000.00 in advance."
+def test_annual_and_monthly_in_one_sentence_do_not_support_each_other() -> None:
+    """Two readings of one sentence agreeing says the drafter can multiply, not that the
+    right sentence was read: the relation holds, and counts for neither."""
+    fields = extract_fields(
+        document(
+            "(a) Base Rent. As Base Rent, Tenant shall pay an amount equal to $60,000.00 per "
+            "year, payable in equal monthly installments of $5,000.00 in advance."
+        )
     )
     assert fields["base_rent_annual"].value == "60000.00"
     assert fields["base_rent_monthly"].value == "5000.00"
-    assert "annual = 12 × monthly" in " ".join(fields["base_rent_monthly"].notes)
-    # Two readings of one sentence still leave the value for a reviewer.
-    assert fields["base_rent_monthly"].confidence < GATE
+    for name in ("base_rent_monthly", "base_rent_annual"):
+        assert fields[name].evidence["statements"] == 1
+        assert fields[name].evidence.get("relations_met", 0) == 0
+        assert Doubt.FAILED_RELATION not in fields[name].doubts
 
 
-def test_summary_line_and_clause_that_agree_pass_the_gate() -> None:
+def test_annual_and_monthly_in_two_sentences_support_each_other() -> None:
+    fields = extract_fields(
+        document(
+            "(a) Base Rent. As Base Rent, Tenant shall pay an amount equal to $60,000.00 per "
+            "year. Tenant shall pay the Base Rent in equal monthly installments of $5,000.00 in "
+            "advance."
+        )
+    )
+    for name in ("base_rent_monthly", "base_rent_annual"):
+        assert fields[name].evidence["relations_met"] >= 1
+        assert "consistent: annual 60000.00 = 12 × monthly 5000.00" in fields[name].notes
+
+
+def test_annual_and_monthly_that_disagree_are_a_failed_relation() -> None:
+    fields = extract_fields(
+        document(
+            "Annual Base Rent: $66,000.00. Tenant shall pay Base Rent in equal monthly "
+            "installments of $5,000.00 in advance."
+        )
+    )
+    assert fields["base_rent_annual"].value == "66000.00"
+    assert fields["base_rent_monthly"].value == "5000.00"
+    for name in ("base_rent_monthly", "base_rent_annual"):
+        assert "annual = 12 × monthly fails" in fields[name].doubts[Doubt.FAILED_RELATION]
+        assert fields[name].evidence["relations_failed"] >= 1
+
+
+def test_summary_line_and_clause_that_agree_are_two_statements() -> None:
     fields = rent(
         "BASIC LEASE INFORMATION Premises: Suite 200. Monthly Base Rent: $6,200.00",
         "5. Rent. Tenant shall pay Landlord Base Rent in the sum of $6,200.00 per month, "
         "in advance on the first day of each month.",
     )
     assert fields["base_rent_monthly"].value == "6200.00"
-    assert fields["base_rent_monthly"].confidence >= GATE
+    assert fields["base_rent_monthly"].evidence["statements"] >= 2
+    assert fields["base_rent_monthly"].evidence["kinds"] >= 2
 
 
-def test_a_single_clause_stays_under_the_gate() -> None:
+def test_a_single_clause_is_one_statement_unchecked() -> None:
     fields = rent("Tenant shall pay Base Rent in the sum of $6,200.00 per month.")
-    assert fields["base_rent_monthly"].confidence < GATE
+    assert fields["base_rent_monthly"].evidence["statements"] == 1
+    assert fields["base_rent_monthly"].evidence["checks"] == 0
 
 
 def test_a_rate_per_square_foot_is_not_a_rent() -> None:
@@ -121,15 +155,24 @@ def test_amounts_that_are_not_the_initial_base_rent(sentence: str) -> None:
     assert rent(sentence) == {}
 
 
-def test_words_that_disagree_with_figures_keep_the_figures_and_lower_confidence() -> None:
+def test_words_that_disagree_with_figures_keep_the_figures_with_a_caveat() -> None:
     fields = rent(
         "Monthly Base Rent: Five Thousand Dollars ($5,500.00).",
         "Tenant shall pay Base Rent of $5,500.00 per month.",
     )
     raw = fields["base_rent_monthly"]
     assert raw.value == "5500.00"
-    assert raw.confidence <= 0.6
-    assert any("disagree" in note for note in raw.notes)
+    assert raw.doubts[Doubt.CAVEAT] == "the words disagree with the figures; the figures are kept"
+    assert raw.evidence["caveats"] == 1
+
+
+def test_words_that_agree_with_figures_check_them() -> None:
+    raw = rent("Monthly Base Rent: Five Thousand Five Hundred Dollars ($5,500.00).")[
+        "base_rent_monthly"
+    ]
+    assert raw.value == "5500.00"
+    assert raw.evidence["checks"] >= 1
+    assert Doubt.CAVEAT not in raw.doubts
 
 
 ROW_MAJOR_TABLE = """1.10 Base Rent. The following amounts:
@@ -140,14 +183,15 @@ ROW_MAJOR_TABLE = """1.10 Base Rent. The following amounts:
 The Premises contain 5,000 rentable square feet."""
 
 
-def test_schedule_row_with_arithmetic_passes_the_gate() -> None:
+def test_schedule_row_arithmetic_checks_the_rent() -> None:
     fields = rent(ROW_MAJOR_TABLE)
     assert fields["base_rent_monthly"].value == "12500.00"
     assert fields["base_rent_annual"].value == "150000.00"
     notes = " ".join(fields["base_rent_monthly"].notes)
     assert "annual = 12 × monthly" in notes
     assert "rate × area" in notes
-    assert fields["base_rent_monthly"].confidence >= GATE
+    assert fields["base_rent_monthly"].evidence["checks"] >= 2
+    assert fields["base_rent_annual"].evidence["checks"] >= 2
 
 
 ONE_CELL_PER_LINE = """EXHIBIT C
@@ -245,7 +289,10 @@ def test_two_schedules_that_start_differently_are_a_conflict() -> None:
         "Monthly Rent: MONTHS MONTHLY RENT 1-12 $2,000.00 13-24 $2,060.00 "
         "Tenant shall also maintain insurance covering the Premises at all times hereunder.",
     )
-    assert fields["base_rent_monthly"].confidence <= 0.6
+    raw = fields["base_rent_monthly"]
+    assert raw.value in {"10000.00", "2000.00"}
+    other = ({"10000.00", "2000.00"} - {raw.value}).pop()
+    assert f"'{other}'" in raw.doubts[Doubt.RIVAL_VALUE]
 
 
 def test_a_renewal_term_schedule_is_not_the_initial_rent() -> None:
@@ -271,6 +318,7 @@ def test_a_rate_per_foot_per_month_prices_the_monthly_rent() -> None:
     assert fields["base_rent_monthly"].value == "26000.00"
     assert "base_rent_annual" not in fields
     assert "rate × area" in " ".join(fields["base_rent_monthly"].notes)
+    assert fields["base_rent_monthly"].evidence["checks"] >= 1
 
 
 def test_a_bare_payment_per_month_is_a_weak_monthly_rent() -> None:
@@ -279,8 +327,12 @@ def test_a_bare_payment_per_month_is_a_weak_monthly_rent() -> None:
         "The Subtenant shall pay the Sublessor $1,800 per month plus the cost of separately "
         "metered utilities."
     )
-    assert fields["base_rent_monthly"].value == "1800.00"
-    assert fields["base_rent_monthly"].confidence < 0.5
+    raw = fields["base_rent_monthly"]
+    assert raw.value == "1800.00"
+    assert raw.evidence["statements"] == 1
+    clause = rent("Tenant shall pay Base Rent in the sum of $1,800.00 per month.")
+    # Ranked below a payment the lease calls rent.
+    assert raw.evidence["prior"] < clause["base_rent_monthly"].evidence["prior"]
 
 
 def test_a_payment_for_something_else_is_not_rent() -> None:

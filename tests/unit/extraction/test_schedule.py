@@ -123,6 +123,11 @@ def test_flat_rent_has_no_escalation_from_steps() -> None:
             "Review date(s) Annually - adjusted by way of four percent (4%) increase.",
             {"kind": "fixed_percent", "rate": "4.00"},
         ),
+        (
+            "Minimum rent shall be $2,000.00 per month, and each lease year thereafter minimum "
+            "rent shall increase by two and one-half percent (2.5%).",
+            {"kind": "fixed_percent", "rate": "2.50"},
+        ),
     ],
 )
 def test_escalation_clauses(text: str, expected: dict[str, Any]) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from lease_parser.extraction import extract_fields
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.term import DURATION, extract_term, parse_duration
 from tests.unit.extraction.lease_text import by_name, document
 
@@ -11,11 +14,20 @@ FILLER = " The parties agree to the terms below." * 40
 PREAMBLE = (
     'THIS LEASE is made as of May 1, 2019, between A LLC ("Landlord") and B Inc. ("Tenant"). '
 )
+# Dated just before the term below starts, so only the term relation is at stake.
+PREAMBLE_2008 = (
+    'THIS LEASE is made as of February 1, 2008, between A LLC ("Landlord") and B Inc. ("Tenant"). '
+)
+TERM_FIELDS = ("commencement_date", "term_months", "expiration_date")
 
 
-def term(text: str) -> dict[str, tuple[str | None, float]]:
-    found = by_name(extract_term(document(PREAMBLE + text + FILLER)))
-    return {k: (v.value, v.confidence) for k, v in found.items()}
+def term(text: str) -> dict[str, RawField]:
+    return by_name(extract_term(document(PREAMBLE + text + FILLER)))
+
+
+def all_fields(text: str) -> dict[str, RawField]:
+    """Every field, with the relations between them checked."""
+    return extract_fields(document(PREAMBLE_2008 + text + FILLER))
 
 
 @pytest.mark.parametrize(
@@ -64,7 +76,7 @@ def test_durations(text: str, months: int, agree: bool | None) -> None:
     ],
 )
 def test_term_length(clause: str, months: int) -> None:
-    assert term(clause)["term_months"][0] == str(months)
+    assert term(clause)["term_months"].value == str(months)
 
 
 @pytest.mark.parametrize(
@@ -80,31 +92,58 @@ def test_renewals_and_other_terms_are_not_the_term(clause: str) -> None:
     assert "term_months" not in term(clause)
 
 
-def test_words_agreeing_with_figures_reach_the_gate_figures_alone_do_not() -> None:
-    assert term("The term of this Lease shall be five (5) years.")["term_months"][1] >= 0.8
-    assert term("The term of this Lease shall be 60 months.")["term_months"][1] < 0.8
+def test_words_agreeing_with_figures_check_the_length_figures_alone_do_not() -> None:
+    checked = term("The term of this Lease shall be five (5) years.")["term_months"]
+    assert checked.value == "60"
+    assert checked.evidence["checks"] >= 1
+    assert "checked by: words = figures" in checked.notes
+    alone = term("The term of this Lease shall be 60 months.")["term_months"]
+    assert alone.value == "60"
+    assert alone.evidence["checks"] == 0
 
 
-def test_calendar_commencement_and_expiration_agreeing_with_the_term() -> None:
-    found = term(
+def test_calendar_commencement_and_expiration_agreeing_with_the_term_in_one_sentence() -> None:
+    """commencement + term = expiration holds, but all three are read from one sentence: it
+    counts as met for none of them."""
+    found = all_fields(
         "The Term of this Lease shall be for a period of twelve (12) months, commencing on "
         'March 1, 2008 (the "Commencement Date") and ending at midnight on February 28, 2009.'
     )
-    assert found["commencement_date"][0] == "2008-03-01"
-    assert found["expiration_date"][0] == "2009-02-28"
-    assert found["term_months"][0] == "12"
-    assert min(v[1] for v in found.values()) > 0.75
+    assert found["commencement_date"].value == "2008-03-01"
+    assert found["expiration_date"].value == "2009-02-28"
+    assert found["term_months"].value == "12"
+    for name in TERM_FIELDS:
+        assert Doubt.FAILED_RELATION not in found[name].doubts
+        assert not any("+ 12 months" in note for note in found[name].notes)
+    # The term's length is in no other relation.
+    assert found["term_months"].evidence.get("relations_met", 0) == 0
 
 
-def test_dates_contradicting_the_term_lower_confidence() -> None:
-    found = extract_term(
-        document(
-            PREAMBLE + "The Term of this Lease shall be for a period of twelve (12) months, "
-            "commencing on March 1, 2008 and ending on February 28, 2010." + FILLER
-        )
+def test_calendar_commencement_and_expiration_agreeing_with_the_term_across_sentences() -> None:
+    found = all_fields(
+        "The Term of this Lease shall be for a period of twelve (12) months. The Term shall "
+        'commence on March 1, 2008 (the "Commencement Date"). The Term shall end at midnight on '
+        "February 28, 2009."
     )
-    assert all(f.confidence <= 0.55 for f in found)
-    assert any("!=" in n for f in found for n in f.notes)
+    assert [found[name].value for name in TERM_FIELDS] == ["2008-03-01", "12", "2009-02-28"]
+    for name in TERM_FIELDS:
+        assert found[name].evidence["relations_met"] >= 1
+        assert "consistent: commencement 2008-03-01 + 12 months = expiration 2009-02-28" in (
+            found[name].notes
+        )
+        assert Doubt.FAILED_RELATION not in found[name].doubts
+
+
+def test_dates_contradicting_the_term_are_a_failed_relation_for_each() -> None:
+    found = all_fields(
+        "The Term of this Lease shall be for a period of twelve (12) months, "
+        "commencing on March 1, 2008 and ending on February 28, 2010."
+    )
+    assert [found[name].value for name in TERM_FIELDS] == ["2008-03-01", "12", "2010-02-28"]
+    for name in TERM_FIELDS:
+        why = found[name].doubts[Doubt.FAILED_RELATION]
+        assert why.startswith("term fails: commencement 2008-03-01 + 12 months")
+        assert found[name].evidence["relations_failed"] >= 1
 
 
 @pytest.mark.parametrize(
@@ -138,9 +177,10 @@ def test_a_rent_schedule_running_from_month_one_confirms_the_term() -> None:
         "A term commencing on the Commencement Date and continuing for 36 full calendar months. "
         "Months Monthly Rent 1-12 $1,000.00 13-24 $1,030.00 25-36 $1,060.90"
     )
-    value, confidence = term(text)["term_months"]
-    assert value == "36"
-    assert confidence >= 0.8
+    raw = term(text)["term_months"]
+    assert raw.value == "36"
+    assert raw.evidence["statements"] >= 2
+    assert raw.notes[0] == "stated by: rent schedule, term clause"
 
 
 @pytest.mark.parametrize(
