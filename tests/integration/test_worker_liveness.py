@@ -27,7 +27,14 @@ STALL = "4"  # seconds: --stalled-after for these tests
 
 @pytest.fixture
 def beating(tmp_path: Path, redis_server: RedisServer) -> Iterator[Pipeline]:
-    p = make_pipeline(tmp_path, redis_server, LEASE_HEARTBEAT_INTERVAL="1", LEASE_HEARTBEAT_TTL="3")
+    # A short soft shutdown: the busy worker is stopped mid-task at the end of its test.
+    p = make_pipeline(
+        tmp_path,
+        redis_server,
+        LEASE_HEARTBEAT_INTERVAL="1",
+        LEASE_HEARTBEAT_TTL="3",
+        LEASE_SOFT_SHUTDOWN_TIMEOUT="1",
+    )
     yield p
     p.app.close()
 
