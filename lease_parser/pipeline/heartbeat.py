@@ -206,8 +206,13 @@ class Heartbeat(threading.Thread):
 
     def _make_reaper(self) -> Reaper:
         # Our own kombu connection: the consumer's is not thread-safe.
-        self._connection = self.worker.app.connection_for_write()
-        self._reaper = Reaper(self.redis, self._connection.default_channel)
+        connection = self.worker.app.connection_for_write()
+        try:
+            self._reaper = Reaper(self.redis, connection.default_channel)
+        except Exception:
+            connection.release()
+            raise
+        self._connection = connection
         return self._reaper
 
 
