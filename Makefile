@@ -6,7 +6,7 @@ LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing image image-test
+.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -22,6 +22,9 @@ install: $(PY) ## create .venv and install the project with its dev extra (needs
 
 run: install ## the whole pipeline on the sample leases, on embedded defaults (own redis-server + workers)
 	$(LEASE) run samples/
+
+serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
+	$(LEASE) serve --local $(SERVE_ARGS)
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
 	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)
@@ -77,3 +80,6 @@ clean: ## remove caches and the embedded data directory of `make run`
 
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
 	$(PY) scripts/measure_parsing.py
+
+measure-web: install ## page render ms/page (PDF, scan) and API latency p50/p95 (submit, status) against a real server
+	$(PY) scripts/measure_web.py

@@ -18,7 +18,9 @@
     │   ├── BrokerUnavailable   Redis connection errors
     │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
     ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused (backpressure)
-    └── ConfigurationError      bad settings; raised at start-up with how to fix it
+    ├── ConfigurationError      bad settings; raised at start-up with how to fix it
+    ├── DocumentNotFound        no document with that content hash in the store
+    └── InvalidHash             not a SHA-256 hex digest (a caller's typo, refused at once)
 
 Each class carries structured context (key, page, detail) and a ``reason`` from ``Reason``.
 Library exceptions are translated once, at the adapter that calls the library (storage,
@@ -74,6 +76,16 @@ class LeaseParserError(Exception):
 
 class ConfigurationError(LeaseParserError):
     """Settings that cannot work; raised at start-up with a message saying how to fix them."""
+
+
+class DocumentNotFound(LeaseParserError):
+    """No document with that content hash in the canonical store (status, the API)."""
+
+    reason = Reason.NOT_FOUND
+
+
+class InvalidHash(LeaseParserError):
+    """A content hash that is not 64 hexadecimal characters: refused before any lookup."""
 
 
 class BrokerFullError(LeaseParserError):

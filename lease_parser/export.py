@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from lease_parser.model import FIELD_NAMES
 from lease_parser.normalization import INT_FIELDS, JSON_FIELDS
-from lease_parser.store import DocumentRow, EventRow, as_utc
+from lease_parser.store import DocumentRow, DocumentState, EventRow, ReviewDecisionRow, as_utc
 
 META_COLUMNS: tuple[str, ...] = (
     "doc_hash",
@@ -47,6 +47,16 @@ def values_of(row: DocumentRow) -> dict[str, Any]:
     return {name: (fields.get(name) or {}).get("value") for name in FIELD_NAMES}
 
 
+def sources_of(row: DocumentRow) -> dict[str, str]:
+    """Where each committed value came from (pipeline, confirmed, corrected); empty until
+    the document is committed. An auto-committed document's values are all the pipeline's."""
+    if row.field_sources:
+        return dict(row.field_sources)
+    if row.state == DocumentState.COMMITTED:
+        return dict.fromkeys(FIELD_NAMES, "pipeline")
+    return {}
+
+
 def document_json(row: DocumentRow) -> dict[str, Any]:
     """The whole record of one document: the JSON-lines export, ``results show --json``."""
     return {
@@ -68,7 +78,20 @@ def document_json(row: DocumentRow) -> dict[str, Any]:
         "state_changed_at": _iso(row.state_changed_at),
         "problems": row.problems or [],
         "corrections": row.corrections or {},
+        "field_sources": sources_of(row),
         "fields": row.fields or {},
+    }
+
+
+def decision_json(row: ReviewDecisionRow) -> dict[str, Any]:
+    """A reviewer's decision on one field, as ``results show --json`` lists it."""
+    return {
+        "field": row.field,
+        "decision": row.decision,
+        "value": row.value,
+        "reviewer": row.reviewer,
+        "decided_at": _iso(row.decided_at),
+        "review_since": _iso(row.review_since),
     }
 
 

@@ -67,6 +67,32 @@ def _wait_until(check: Callable[[], object], timeout: float, what: str) -> None:
     wait_for(lambda: bool(check()), timeout, f"{what} becoming ready")
 
 
+def spawn(args: list[str], env: dict[str, str], log_path: Path | None) -> subprocess.Popen[bytes]:
+    """A process of ours in its own session, output appended to ``log_path``."""
+    log_path = log_path or Path(os.devnull)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            args,
+            env={**os.environ, **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def terminate(process: subprocess.Popen[bytes] | None, grace: float = 20) -> None:
+    """SIGTERM, then SIGKILL if it is still running after ``grace`` seconds."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
 @dataclass
 class RedisServer:
     """A ``redis-server`` on a free loopback port, data (AOF) under ``data_dir``."""
@@ -113,13 +139,7 @@ class RedisServer:
             self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: redis fsyncs the AOF and exits
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        terminate(self.process)  # SIGTERM: redis fsyncs the AOF and exits
 
     def __enter__(self) -> RedisServer:
         return self.start()
@@ -160,17 +180,8 @@ class WorkerProcess:
             self.hostname,
             *self.extra_args,
         ]
-        log_path = self.log_path or Path(os.devnull)
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with log_path.open("ab") as log:
-            # Own session: the prefork children share its group, so stop() ends them all.
-            self.process = subprocess.Popen(
-                args,
-                env={**os.environ, **self.env},
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        # Own session: the prefork children share its group, so stop() ends them all.
+        self.process = spawn(args, self.env, self.log_path)
         if wait:
             self.wait_ready()
         return self
@@ -324,4 +335,69 @@ class LocalCluster:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.stop()
+
+
+REVIEWER_TOKEN_FILE = "reviewer-token"
+
+
+def local_reviewer_token(data_dir: Path) -> str:
+    """The token the local reviewer signs in with (``make run`` prints it, ``make serve``
+    accepts it): made once, kept in the data directory, readable by its owner only."""
+    import secrets
+
+    path = data_dir / REVIEWER_TOKEN_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_urlsafe(24))
+    return path.read_text().strip()
+
+
+@dataclass
+class WebServer:
+    """A real ``lease-parser serve`` (uvicorn) process on a free loopback port."""
+
+    env: dict[str, str]
+    port: int = 0
+    log_path: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> WebServer:
+        import urllib.request
+
+        self.port = self.port or free_port()
+        args = [sys.executable, "-m", "lease_parser", "serve", "--port", str(self.port)]
+        self.process = spawn(args, self.env, self.log_path)
+        log_path = self.log_path or Path(os.devnull)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"lease-parser serve exited with {self.process.returncode} (log: {log_path})"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.url}/v1/openapi.json", timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TimeoutError(f"lease-parser serve not answering within {timeout:.0f}s")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        terminate(self.process)  # SIGTERM: uvicorn finishes its requests and exits
+
+    def __enter__(self) -> WebServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -11,11 +11,16 @@ claims exactly one changes the row. On PostgreSQL the candidate is also picked w
 ``SELECT … FOR UPDATE SKIP LOCKED`` so racing reviewers pick different rows instead of
 retrying; SQLite serialises writers, so the conditional UPDATE alone decides there.
 
-Decisions (approve, correct, reject) are conditional UPDATEs too (``where state =
-'review'`` and nobody else holds a live claim), each in one transaction with its audit
-event: a document is committed at most once, whoever races. Approve and correct commit
-with source ``review`` and the reviewer's name; every value is re-validated by the same
-model the pipeline uses (``normalization.typed_value`` and ``consistency_problems``).
+Only the reviewer who holds a live claim decides. A decision is made field by field
+first: *confirm* (the pipeline's value is right), *correct* (validated by the same model
+the pipeline uses: ``normalization.typed_value`` and ``consistency_problems``) or *not
+stated*; each is kept with its reviewer and time (``review_decisions``) and renews the
+claim. *Approve* then commits the document once, and only when every doubtful field (the
+item's problems) has been confirmed or corrected: nobody commits a flagged value unread.
+Each committed value keeps its source (pipeline, confirmed, corrected). Approve and reject
+are conditional UPDATEs (``where state = 'review'`` and the reviewer's claim is live), each
+in one transaction with its audit event: a document is committed at most once, whoever
+races.
 
 A reviewer's rejection moves the document to ``dead`` with reason
 ``rejected_by_reviewer`` (their stated reason in ``detail``), not to a new state: the
@@ -27,16 +32,34 @@ by hand (``lease-parser dead requeue HASH``) once a better copy exists.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy.orm import Session
 
-from lease_parser.corrections import apply_corrections, commit_problems
+from lease_parser.corrections import commit_problems
+from lease_parser.decisions import (
+    DecisionKind,
+    FieldDecision,
+    confirmation,
+    corrections_record,
+    corrections_to_decisions,
+    draft_fields,
+    field_sources,
+)
 from lease_parser.errors import LeaseParserError, Reason
-from lease_parser.model import FieldProblem
-from lease_parser.store import DocumentRow, DocumentState, EventRow, Store, as_utc, utcnow
+from lease_parser.model import FIELD_NAMES, FieldProblem
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    ReviewDecisionRow,
+    Store,
+    as_utc,
+    utcnow,
+)
 
 # Each lost claim race means another reviewer just got an item; this bounds the retries
 # of one call in a stampede (with SKIP LOCKED on PostgreSQL races are rare anyway).
@@ -55,9 +78,15 @@ class ItemNotFound(ReviewRefused):
     """No document with that hash."""
 
 
+class NotClaimed(ReviewRefused):
+    """The reviewer does not hold a live claim on the item (someone else does, nobody
+    does, or theirs expired): only the holder of a claim decides."""
+
+
 @dataclass(frozen=True)
 class ReviewItem:
-    """A document as a reviewer sees it: where it is doubtful and why, and who holds it."""
+    """A document as a reviewer sees it: where it is doubtful and why, who holds it, and
+    what has been decided field by field in this stay in review."""
 
     doc_hash: str
     doc_key: str
@@ -73,11 +102,20 @@ class ReviewItem:
     since: dt.datetime
     claimed_by: str | None
     claim_expires_at: dt.datetime | None
+    # A claim that ran out without a decision or a release: the item is back in the queue.
+    lapsed_claim_by: str | None = None
+    lapsed_claim_at: dt.datetime | None = None
+    decisions: dict[str, FieldDecision] = field(default_factory=dict)
+    pages: int | None = None
+    field_sources: dict[str, str] | None = None
 
     @classmethod
-    def from_row(cls, row: DocumentRow, now: dt.datetime) -> ReviewItem:
+    def from_row(
+        cls, row: DocumentRow, now: dt.datetime, decisions: Iterable[FieldDecision] = ()
+    ) -> ReviewItem:
         expires = as_utc(row.claim_expires_at) if row.claim_expires_at else None
         live = expires is not None and expires > now
+        lapsed = row.claimed_by is not None and not live
         return cls(
             doc_hash=row.doc_hash,
             doc_key=row.doc_key,
@@ -93,12 +131,31 @@ class ReviewItem:
             since=as_utc(row.state_changed_at or row.created_at),
             claimed_by=row.claimed_by if live else None,
             claim_expires_at=expires if live else None,
+            lapsed_claim_by=row.claimed_by if lapsed else None,
+            lapsed_claim_at=expires if lapsed else None,
+            decisions={d.field: d for d in decisions},
+            pages=row.pages,
+            field_sources=row.field_sources,
         )
 
     @property
     def doubtful(self) -> list[str]:
-        """The fields a reviewer must check, most serious first (the gate's order)."""
-        return list(dict.fromkeys(str(p["field"]) for p in self.problems))
+        """Fields a reviewer must check, most serious first (the gate's order). A problem
+        may also concern the whole document: its field is then not a field name."""
+        named = dict.fromkeys(str(p["field"]) for p in self.problems)
+        return [name for name in named if name in FIELD_NAMES]
+
+    @property
+    def unchecked(self) -> list[str]:
+        """Doubtful fields with no decision yet: approve waits for these."""
+        return [name for name in self.doubtful if name not in self.decisions]
+
+    def draft(self) -> dict[str, dict[str, Any]]:
+        """The values approve would commit now."""
+        return draft_fields(self.fields, self.decisions.values())
+
+    def held_by(self, reviewer: str) -> bool:
+        return self.claimed_by == reviewer
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,10 +170,11 @@ class ReviewItem:
             "priority": self.priority,
             "in_review_since": self.since.isoformat(),
             "claimed_by": self.claimed_by,
-            "claim_expires_at": self.claim_expires_at.isoformat()
-            if self.claim_expires_at
-            else None,
+            "claim_expires_at": _iso(self.claim_expires_at),
+            "lapsed_claim_by": self.lapsed_claim_by,
             "problems": self.problems,
+            "unchecked": self.unchecked,
+            "decisions": {name: d.to_json() for name, d in self.decisions.items()},
             "fields": self.fields,
         }
 
@@ -140,14 +198,33 @@ class ReviewQueue:
         if reason:
             query = query.where(DocumentRow.reason == reason)
         with self.store.session() as s:
-            return [ReviewItem.from_row(row, now) for row in s.scalars(query)]
+            return [self._item(s, row, now) for row in s.scalars(query)]
 
     def item(self, doc_hash: str) -> ReviewItem:
         """Any document by hash, as a review item (it may have left review)."""
-        row = self.store.document(doc_hash)
-        if row is None:
-            raise ItemNotFound(f"no document with hash {doc_hash}", doc_hash=doc_hash)
-        return ReviewItem.from_row(row, self.clock())
+        with self.store.session() as s:
+            row = s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
+            if row is None:
+                raise ItemNotFound(f"no document with hash {doc_hash}", doc_hash=doc_hash)
+            return self._item(s, row, self.clock())
+
+    @staticmethod
+    def _item(s: Session, row: DocumentRow, now: dt.datetime) -> ReviewItem:
+        decisions: list[FieldDecision] = []
+        if row.state == DocumentState.REVIEW:
+            since = row.state_changed_at or row.created_at
+            decisions = [
+                _decision(d)
+                for d in s.scalars(
+                    select(ReviewDecisionRow)
+                    .where(
+                        ReviewDecisionRow.doc_hash == row.doc_hash,
+                        ReviewDecisionRow.review_since == since,
+                    )
+                    .order_by(ReviewDecisionRow.id)
+                )
+            ]
+        return ReviewItem.from_row(row, now, decisions)
 
     # -- claims --------------------------------------------------------------------------
 
@@ -169,22 +246,39 @@ class ReviewQueue:
                 )
                 if candidate is None:
                     return None
-                won = s.execute(
-                    update(DocumentRow)
-                    .where(
-                        DocumentRow.id == candidate,
-                        DocumentRow.state == DocumentState.REVIEW,
-                        _claimable(now),
-                    )
-                    .values(
-                        claimed_by=reviewer, claimed_at=now, claim_expires_at=now + self.claim_ttl
-                    )
-                ).rowcount  # type: ignore[attr-defined]
-                if won:
+                if self._take(s, DocumentRow.id == candidate, reviewer, now):
                     row = s.get_one(DocumentRow, candidate)
                     s.add(_claim_event(row.doc_hash, "claimed", reviewer, now))
-                    return ReviewItem.from_row(row, now)
+                    return self._item(s, row, now)
         return None
+
+    def claim(self, doc_hash: str, reviewer: str) -> ReviewItem:
+        """Claim this item (or renew your claim on it); refused while another holds it."""
+        now = self.clock()
+        with self.store.session() as s:
+            held = s.scalar(
+                select(DocumentRow.id).where(
+                    DocumentRow.doc_hash == doc_hash, _IN_REVIEW, _held_by(reviewer, now)
+                )
+            )
+            won = self._take(s, DocumentRow.doc_hash == doc_hash, reviewer, now)
+            if won and held is None:
+                s.add(_claim_event(doc_hash, "claimed", reviewer, now))
+        if not won:
+            self._refuse(doc_hash, reviewer)
+        return self.item(doc_hash)
+
+    def _take(
+        self, s: Session, which: ColumnElement[bool], reviewer: str, now: dt.datetime
+    ) -> bool:
+        """One conditional UPDATE: free (or already ours) → ours until now + ttl."""
+        return bool(
+            s.execute(
+                update(DocumentRow)
+                .where(which, _IN_REVIEW, or_(_claimable(now), _held_by(reviewer, now)))
+                .values(claimed_by=reviewer, claimed_at=now, claim_expires_at=now + self.claim_ttl)
+            ).rowcount  # type: ignore[attr-defined]
+        )
 
     def _renew_own_claim(self, reviewer: str) -> ReviewItem | None:
         """Conditional like a claim: a claim that expired a moment ago may be someone else's."""
@@ -203,10 +297,10 @@ class ReviewQueue:
                 .where(DocumentRow.id == held, _IN_REVIEW, _held_by(reviewer, now))
                 .values(claim_expires_at=now + self.claim_ttl)
             ).rowcount  # type: ignore[attr-defined]
-            return ReviewItem.from_row(s.get_one(DocumentRow, held), now) if renewed else None
+            return self._item(s, s.get_one(DocumentRow, held), now) if renewed else None
 
     def release(self, doc_hash: str, reviewer: str) -> None:
-        """Give an item back to the queue undecided."""
+        """Give an item back to the queue undecided (its field decisions are kept)."""
         now = self.clock()
         with self.store.session() as s:
             released = s.execute(
@@ -221,7 +315,7 @@ class ReviewQueue:
             if released:
                 s.add(_claim_event(doc_hash, "released", reviewer, now))
         if not released:
-            raise ReviewRefused(f"{reviewer} does not hold {doc_hash[:12]}", doc_hash=doc_hash)
+            raise NotClaimed(f"{reviewer} does not hold {doc_hash[:12]}", doc_hash=doc_hash)
 
     def prioritize(self, doc_hash: str, priority: int) -> None:
         """Move an item up (higher first) or down the queue."""
@@ -234,28 +328,87 @@ class ReviewQueue:
         if not changed:
             self._refuse(doc_hash, reviewer=None)
 
-    # -- decisions -----------------------------------------------------------------------
+    # -- field decisions -----------------------------------------------------------------
+
+    def confirm(self, doc_hash: str, reviewer: str, names: Sequence[str]) -> ReviewItem:
+        """The pipeline's values of these fields are right (an empty one: not stated)."""
+        item = self._abstracted(self._decidable(doc_hash, reviewer))
+        unknown = [n for n in names if n not in FIELD_NAMES]
+        if not names or unknown:
+            raise ReviewRefused(_name_fields(unknown), [_unknown(n) for n in unknown])
+        decided = {name: confirmation(item.fields, name) for name in names}
+        return self._record(item, reviewer, decided)
+
+    def correct(self, doc_hash: str, reviewer: str, changes: Mapping[str, str]) -> ReviewItem:
+        """Record the reviewer's values for some fields (``""``: not stated). Each value is
+        checked like the pipeline's; one bad value refuses them all and decides nothing."""
+        item = self._abstracted(self._decidable(doc_hash, reviewer))
+        if not changes:
+            raise ReviewRefused("nothing to correct: give field=value pairs (or confirm)")
+        decided, problems = corrections_to_decisions(item.fields, item.draft(), changes, item.kind)
+        _refuse_if(problems)
+        return self._record(item, reviewer, decided)
+
+    def _record(
+        self, item: ReviewItem, reviewer: str, decided: Mapping[str, tuple[DecisionKind, Any]]
+    ) -> ReviewItem:
+        """Store decisions (the latest per field wins) and renew the claim, in one
+        transaction that holds only while the reviewer's claim is live."""
+        now = self.clock()
+        with self.store.session() as s:
+            renewed = s.execute(
+                update(DocumentRow)
+                .where(
+                    DocumentRow.doc_hash == item.doc_hash,
+                    _IN_REVIEW,
+                    DocumentRow.state_changed_at == item.since,
+                    _held_by(reviewer, now),
+                )
+                .values(claim_expires_at=now + self.claim_ttl)
+            ).rowcount  # type: ignore[attr-defined]
+            if renewed:
+                s.execute(
+                    delete(ReviewDecisionRow).where(
+                        ReviewDecisionRow.doc_hash == item.doc_hash,
+                        ReviewDecisionRow.review_since == item.since,
+                        ReviewDecisionRow.field.in_(list(decided)),
+                    )
+                )
+                s.add_all(
+                    ReviewDecisionRow(
+                        doc_hash=item.doc_hash,
+                        review_since=item.since,
+                        field=name,
+                        decision=kind.value,
+                        value=value,
+                        reviewer=reviewer,
+                        decided_at=now,
+                    )
+                    for name, (kind, value) in decided.items()
+                )
+        if not renewed:
+            self._refuse(item.doc_hash, reviewer)
+        return self.item(item.doc_hash)
+
+    # -- decisions on the document -------------------------------------------------------
 
     def approve(self, doc_hash: str, reviewer: str) -> DocumentRow:
-        """Commit the values as they are, vouched for by ``reviewer``."""
-        item = self._decidable(doc_hash, reviewer)
-        if not any(f.get("value") is not None for f in item.fields.values()):
+        """Commit the draft (the pipeline's values with the reviewer's decisions), once
+        every doubtful field has been confirmed or corrected."""
+        item = self._abstracted(self._decidable(doc_hash, reviewer))
+        if not any(f.get("value") is not None for f in item.draft().values()):
             raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
-        _refuse_if(self._commit_problems(item, item.fields))
-        return self._decide(item, reviewer, _commit_values(item.fields, None), "approved")
-
-    def correct(self, doc_hash: str, reviewer: str, changes: Mapping[str, str]) -> DocumentRow:
-        """Commit with the reviewer's values for some fields; every value is re-validated."""
-        item = self._decidable(doc_hash, reviewer)
-        if item.reason == Reason.NEEDS_CREDENTIAL:
-            raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
-        if not changes:
-            raise ReviewRefused("nothing to correct: give field=value pairs (or approve)")
-        fields, record, problems = apply_corrections(item.fields, changes)
-        _refuse_if(problems)
-        _refuse_if(self._commit_problems(item, fields, frozenset(changes)))
-        values = _commit_values(fields, record)
-        return self._decide(item, reviewer, values, "corrected", {"corrections": record})
+        _refuse_if(_unchecked_problems(item), _unchecked_message(item))
+        decisions = list(item.decisions.values())
+        draft = item.draft()
+        _refuse_if(self._commit_problems(item, draft, frozenset(item.decisions)))
+        record = corrections_record(item.fields, decisions)
+        values = {
+            **_commit_values(draft, record or None),
+            "field_sources": field_sources(item.fields, decisions),
+        }
+        detail = {"corrections": record} if record else None
+        return self._decide(item, reviewer, values, "approved", detail)
 
     def reject(self, doc_hash: str, reviewer: str, reason: str) -> DocumentRow:
         """Refuse the document (not a lease, illegible, wrong file): dead, with the reason."""
@@ -270,15 +423,21 @@ class ReviewQueue:
 
     @staticmethod
     def _commit_problems(
-        item: ReviewItem, fields: Mapping[str, Any], corrected: frozenset[str] = frozenset()
+        item: ReviewItem, fields: Mapping[str, Any], decided: frozenset[str]
     ) -> list[FieldProblem]:
         stored = [FieldProblem.model_validate(p) for p in item.problems]
-        return commit_problems(fields, item.kind, item.reason, stored, corrected)
+        return commit_problems(fields, item.kind, item.reason, stored, decided)
 
     def _decidable(self, doc_hash: str, reviewer: str) -> ReviewItem:
         item = self.item(doc_hash)
-        if item.state != DocumentState.REVIEW or item.claimed_by not in (None, reviewer):
+        if item.state != DocumentState.REVIEW or not item.held_by(reviewer):
             self._refuse(doc_hash, reviewer)
+        return item
+
+    @staticmethod
+    def _abstracted(item: ReviewItem) -> ReviewItem:
+        if item.reason == Reason.NEEDS_CREDENTIAL:
+            raise ReviewRefused(_no_abstraction(item), doc_hash=item.doc_hash)
         return item
 
     def _decide(
@@ -299,7 +458,7 @@ class ReviewQueue:
                     DocumentRow.state == DocumentState.REVIEW,
                     # The same stay in review that was validated, not a later re-entry.
                     DocumentRow.state_changed_at == item.since,
-                    or_(_claimable(now), DocumentRow.claimed_by == reviewer),
+                    _held_by(reviewer, now),
                 )
                 .values(
                     **values,
@@ -332,20 +491,31 @@ class ReviewQueue:
     def _refuse(self, doc_hash: str, reviewer: str | None) -> NoReturn:
         """Say why ``reviewer`` (None: anyone) cannot act on this document now."""
         item = self.item(doc_hash)
+        short = doc_hash[:12]
         if item.state != DocumentState.REVIEW:
             row = self.store.document(doc_hash)
             by = f" by {row.reviewer}" if row is not None and row.reviewer else ""
             raise ReviewRefused(
-                f"{doc_hash[:12]} is not in review: it is {item.state}{by}", doc_hash=doc_hash
+                f"{short} is not in review: it is {item.state}{by}", doc_hash=doc_hash
             )
         if reviewer is not None and item.claimed_by not in (None, reviewer):
             assert item.claim_expires_at is not None
-            raise ReviewRefused(
-                f"{doc_hash[:12]} is claimed by {item.claimed_by} until "
+            raise NotClaimed(
+                f"{short} is claimed by {item.claimed_by} until "
                 f"{item.claim_expires_at:%Y-%m-%d %H:%M:%S} UTC",
                 doc_hash=doc_hash,
             )
-        raise ReviewRefused(f"{doc_hash[:12]} changed while you decided; look at it again")
+        if reviewer is not None and item.claimed_by is None:
+            if item.lapsed_claim_by == reviewer and item.lapsed_claim_at is not None:
+                raise NotClaimed(
+                    f"your claim on {short} expired at {item.lapsed_claim_at:%H:%M:%S} UTC and "
+                    "the item went back to the queue: claim it again to decide it",
+                    doc_hash=doc_hash,
+                )
+            raise NotClaimed(
+                f"{reviewer} does not hold a claim on {short}: claim it first", doc_hash=doc_hash
+            )
+        raise ReviewRefused(f"{short} changed while you decided; look at it again")
 
 
 _IN_REVIEW = DocumentRow.state == DocumentState.REVIEW
@@ -354,6 +524,20 @@ _QUEUE_ORDER = (
     DocumentRow.state_changed_at,
     DocumentRow.id,
 )
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _decision(row: ReviewDecisionRow) -> FieldDecision:
+    return FieldDecision(
+        field=row.field,
+        kind=DecisionKind(row.decision),
+        value=row.value,
+        reviewer=row.reviewer,
+        decided_at=as_utc(row.decided_at),
+    )
 
 
 def _claim_event(doc_hash: str, what: str, reviewer: str, now: dt.datetime) -> EventRow:
@@ -382,10 +566,36 @@ def _commit_values(fields: dict[str, Any], corrections: dict[str, Any] | None) -
     }
 
 
-def _refuse_if(problems: list[FieldProblem]) -> None:
+def _unknown(name: str) -> FieldProblem:
+    return FieldProblem(field=name, problem=f"unknown field; fields are: {', '.join(FIELD_NAMES)}")
+
+
+def _name_fields(unknown: list[str]) -> str:
+    if unknown:
+        return "refused: unknown field(s) " + ", ".join(unknown)
+    return "name the fields to confirm"
+
+
+def _unchecked_problems(item: ReviewItem) -> list[FieldProblem]:
+    why = {str(p["field"]): str(p["problem"]) for p in item.problems}
+    return [
+        FieldProblem(field=name, problem=f"not checked yet ({why[name]})")
+        for name in item.unchecked
+    ]
+
+
+def _unchecked_message(item: ReviewItem) -> str:
+    return (
+        f"refused: doubtful fields not checked: {', '.join(item.unchecked)}. Confirm each "
+        "(its value is right), correct it, or mark it not stated; then approve"
+    )
+
+
+def _refuse_if(problems: list[FieldProblem], message: str | None = None) -> None:
     if problems:
         raise ReviewRefused(
-            "refused: " + "; ".join(f"{p.field}: {p.problem}" for p in problems), problems
+            message or "refused: " + "; ".join(f"{p.field}: {p.problem}" for p in problems),
+            problems,
         )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from lease_parser.errors import ConfigurationError
@@ -183,6 +183,25 @@ class Settings(BaseSettings):
     # PROMETHEUS_MULTIPROC_DIR, see metrics.py); unset means no worker /metrics.
     worker_metrics_port: int | None = Field(default=None, gt=0, lt=65536)
 
+    # `lease-parser serve`: bearer tokens of the HTTP API and the reviewers' workspace,
+    # "name:token,name2:token2"; the name is the actor in the audit trail. A SecretStr, so
+    # no repr, log line or validation message ever shows a token.
+    api_tokens: SecretStr = SecretStr("")
+    # Signs the workspace's session cookies. Unset: a random key kept under data_dir
+    # (web-session.key, mode 0600); set it (the same on every replica) in production.
+    web_session_secret: SecretStr = SecretStr("")
+    # Mark the session cookie Secure (browsers then send it over HTTPS only): set it
+    # whenever the workspace is reached over TLS.
+    web_cookie_secure: bool = False
+    # Seconds an API client is told to wait (Retry-After) when the broker is full.
+    api_retry_after: int = Field(default=30, ge=1)
+
+    @field_validator("api_tokens")
+    @classmethod
+    def _tokens_are_name_token_pairs(cls, value: SecretStr) -> SecretStr:
+        parse_api_tokens(value.get_secret_value())
+        return value
+
     @model_validator(mode="after")
     def _heartbeat_outlives_missed_beats(self) -> Self:
         if self.heartbeat_ttl < 3 * self.heartbeat_interval:
@@ -261,6 +280,10 @@ class Settings(BaseSettings):
             max_pixels=self.max_image_pixels,
         )
 
+    def api_token_names(self) -> dict[str, str]:
+        """``{token: name}`` from ``LEASE_API_TOKENS``."""
+        return parse_api_tokens(self.api_tokens.get_secret_value())
+
     @property
     def object_store_url(self) -> str:
         return self.object_store or (self.data_dir / "objects").resolve().as_uri()
@@ -268,6 +291,30 @@ class Settings(BaseSettings):
     @property
     def store_database_url(self) -> str:
         return self.store_url or f"sqlite:///{(self.data_dir / 'lease.db').resolve()}"
+
+
+# A token is a password a program keeps: long enough that guessing is hopeless.
+MIN_TOKEN_LENGTH = 16
+
+
+def parse_api_tokens(text: str) -> dict[str, str]:
+    """``"name:token,name2:token2"`` → ``{token: name}``; raises ValueError saying what is
+    wrong without ever quoting a token."""
+    tokens: dict[str, str] = {}
+    for number, pair in enumerate((p.strip() for p in text.split(",") if p.strip()), 1):
+        name, sep, token = pair.partition(":")
+        name, token = name.strip(), token.strip()
+        if not sep or not name or not token:
+            raise ValueError(f"pair {number} is not name:token (comma-separated name:token pairs)")
+        if len(token) < MIN_TOKEN_LENGTH:
+            raise ValueError(
+                f"the token of {name!r} is shorter than {MIN_TOKEN_LENGTH} characters "
+                "(make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+            )
+        if token in tokens or name in tokens.values():
+            raise ValueError(f"{name!r}: every name and every token must be different")
+        tokens[token] = name
+    return tokens
 
 
 def load_settings(**overrides: Any) -> Settings:

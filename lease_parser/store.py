@@ -1,6 +1,6 @@
 """The canonical store (SQLAlchemy 2): SQLite by default (WAL), PostgreSQL in production.
 
-Three tables:
+Four tables:
 
 - ``documents``: one row per distinct content hash (unique), its current state
   (pending → committed | review | dead; review → committed | dead by a reviewer), the
@@ -11,6 +11,10 @@ Three tables:
 - ``submissions``: one row per ``submit`` call (keyed by its task id), pending → processed
   or duplicate.
 - ``document_events``: an append-only audit trail of state changes (who, why, what changed).
+- ``review_decisions``: a reviewer's decision on one field of a document in review
+  (confirmed, corrected, not stated), with who and when, kept after the document is
+  committed; ``documents.field_sources`` then says where each committed value came from
+  (pipeline, confirmed, corrected).
 
 Every state change is a conditional UPDATE (``WHERE state = 'pending'``, or ``'review'``
 for a reviewer's decision) in one transaction with its event row: two workers (or two
@@ -126,6 +130,9 @@ class DocumentRow(Base):
     claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # What a reviewer changed: {field: {"from": value, "to": value}}.
     corrections: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Committed by a reviewer: where each value came from, {field: pipeline | confirmed |
+    # corrected}. None for an auto-committed document (every value is the pipeline's).
+    field_sources: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -165,6 +172,30 @@ class EventRow(Base):
     # Structured context: a reviewer's corrections, a rejection's stated reason.
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReviewDecisionRow(Base):
+    """One reviewer decision on one field, for one stay of a document in review.
+
+    ``review_since`` is the time the document entered review (``state_changed_at``): a
+    document requeued and reviewed again starts with no decisions, while the earlier
+    stay's decisions stay in the record. A field decided twice keeps the latest decision.
+    """
+
+    __tablename__ = "review_decisions"
+    __table_args__ = (
+        UniqueConstraint("doc_hash", "review_since", "field", name="uq_review_decisions_field"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), index=True)
+    review_since: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    field: Mapped[str] = mapped_column(String(64))
+    decision: Mapped[str] = mapped_column(String(16))  # decisions.DecisionKind
+    # The value decided, in the stored JSON form (null for not_stated).
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reviewer: Mapped[str] = mapped_column(String(128))
+    decided_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def entered_final_state() -> ColumnElement[bool]:
@@ -252,8 +283,11 @@ class Store:
 
     # -- submissions ---------------------------------------------------------------------
 
-    def register_submission(self, submission_id: str, doc_key: str, doc_hash: str) -> None:
-        """Record a submission (idempotent on its id) and its document if new."""
+    def register_submission(
+        self, submission_id: str, doc_key: str, doc_hash: str, actor: str | None = None
+    ) -> None:
+        """Record a submission (idempotent on its id) and its document if new; with an
+        ``actor`` (an API caller's token name), a ``submitted`` audit event says who."""
         for _attempt in range(5):
             try:
                 with self.session() as s:
@@ -272,6 +306,16 @@ class Store:
                         )
                         s.flush()
                     s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=doc_key))
+                    if actor is not None:
+                        s.add(
+                            EventRow(
+                                doc_hash=doc_hash,
+                                state=DocumentState.PENDING,
+                                reason="submitted",
+                                submission_id=submission_id,
+                                actor=actor,
+                            )
+                        )
                 return
             except IntegrityError:
                 continue  # a concurrent submit inserted the same document/version: re-read
@@ -361,6 +405,7 @@ class Store:
                     reviewer=None,
                     reviewed_at=None,
                     corrections=None,
+                    field_sources=None,
                     processed_by=submission_id,
                     finished_at=now,
                     updated_at=now,
@@ -468,11 +513,14 @@ class Store:
         until: dt.datetime | None = None,
         limit: int | None = None,
         newest_first: bool = False,
+        after: tuple[dt.datetime, int] | None = None,
     ) -> Iterator[DocumentRow]:
         """Documents by the time they entered their state (oldest first), filtered.
 
-        ``since`` is inclusive, ``until`` exclusive. Rows are streamed in batches so an
-        export of the whole store does not hold it in memory.
+        ``since`` is inclusive, ``until`` exclusive; ``after`` is a page cursor, the
+        ``(state_changed_at, id)`` of the last row of the previous page (oldest first
+        only). Rows are streamed in batches so an export of the whole store does not hold
+        it in memory.
         """
         order = [DocumentRow.state_changed_at, DocumentRow.id]
         query = select(DocumentRow).order_by(*(c.desc() for c in order) if newest_first else order)
@@ -482,6 +530,14 @@ class Store:
             query = query.where(DocumentRow.state_changed_at >= since)
         if until is not None:
             query = query.where(DocumentRow.state_changed_at < until)
+        if after is not None:
+            at, row_id = after
+            query = query.where(
+                or_(
+                    DocumentRow.state_changed_at > at,
+                    and_(DocumentRow.state_changed_at == at, DocumentRow.id > row_id),
+                )
+            )
         if limit is not None:
             query = query.limit(limit)
         with self.session() as s:
@@ -498,3 +554,15 @@ class Store:
         with self.session() as s:
             query = select(DocumentRow).where(DocumentRow.doc_key == doc_key)
             return list(s.scalars(query.order_by(DocumentRow.key_version)))
+
+    def decisions(
+        self, doc_hash: str, review_since: dt.datetime | None = None
+    ) -> list[ReviewDecisionRow]:
+        """Reviewers' field decisions on a document (one stay in review, or all), in order."""
+        with self.session() as s:
+            query = select(ReviewDecisionRow).where(ReviewDecisionRow.doc_hash == doc_hash)
+            if review_since is not None:
+                query = query.where(ReviewDecisionRow.review_since == review_since)
+            return list(
+                s.scalars(query.order_by(ReviewDecisionRow.decided_at, ReviewDecisionRow.id))
+            )

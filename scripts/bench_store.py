@@ -31,6 +31,7 @@ def _reviewer(url: str, name: str, barrier: Any, results: Any) -> None:
     done = 0
     barrier.wait()
     while (item := queue.claim_next(name)) is not None:
+        queue.confirm(item.doc_hash, name, item.unchecked)
         queue.approve(item.doc_hash, name)
         done += 1
     results.put(done)

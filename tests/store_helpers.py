@@ -21,7 +21,8 @@ from lease_parser.model import (
     abstraction_fields_json,
 )
 from lease_parser.normalization import typed_value
-from lease_parser.store import DocumentState, Outcome, Store
+from lease_parser.review import ReviewQueue
+from lease_parser.store import DocumentRow, DocumentState, Outcome, Store
 
 VALID_VALUES: dict[str, Any] = {
     "landlord": "Harbor Point Owner LLC",
@@ -100,3 +101,22 @@ def add_document(
     )
     assert won
     return doc_hash
+
+
+def review_and_approve(
+    queue: ReviewQueue, doc_hash: str, reviewer: str, changes: dict[str, str] | None = None
+) -> DocumentRow:
+    """A reviewer's whole decision: claim, correct ``changes``, confirm every doubtful field
+    left unchecked, approve (the shortest path the rule allows)."""
+    queue.claim(doc_hash, reviewer)
+    if changes:
+        queue.correct(doc_hash, reviewer, changes)
+    item = queue.item(doc_hash)
+    if item.unchecked:
+        queue.confirm(doc_hash, reviewer, item.unchecked)
+    return queue.approve(doc_hash, reviewer)
+
+
+def claim_and_reject(queue: ReviewQueue, doc_hash: str, reviewer: str, why: str) -> DocumentRow:
+    queue.claim(doc_hash, reviewer)
+    return queue.reject(doc_hash, reviewer, why)

@@ -19,6 +19,7 @@ from lease_parser.cli.pipeline import status, submit, unlock, worker
 from lease_parser.cli.results import results
 from lease_parser.cli.review import review
 from lease_parser.cli.run import run
+from lease_parser.cli.serve import serve
 from lease_parser.errors import BrokerFullError, ConfigurationError, LeaseParserError
 
 
@@ -36,6 +37,7 @@ COMMANDS = (
     evaluate,
     calibrate,
     run,
+    serve,
     submit,
     worker,
     status,

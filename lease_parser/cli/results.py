@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.export import document_json, event_json, write_csv, write_jsonl
+from lease_parser.export import decision_json, document_json, event_json, write_csv, write_jsonl
 from lease_parser.store import DocumentRow, DocumentState, Store
 
 STATES = [s.value for s in DocumentState]
@@ -109,6 +109,7 @@ def show(doc_hash: str, as_json: bool) -> None:
         fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND)
     record = document_json(row)
     record["events"] = [event_json(e) for e in store.events(row.doc_hash)]
+    record["decisions"] = [decision_json(d) for d in store.decisions(row.doc_hash)]
     record["versions"] = [
         {"key_version": v.key_version, "doc_hash": v.doc_hash, "state": v.state}
         for v in store.versions(row.doc_key)
@@ -123,9 +124,15 @@ def show(doc_hash: str, as_json: bool) -> None:
         + (f" ({row.reason})" if row.reason else "")
         + f"  source {row.source or '-'}{by}"
     )
+    sources = record["field_sources"]
     for name, field in record["fields"].items():
-        if field.get("value") is not None:
-            click.echo(f"  {name:22} {str(field['value'])[:60]:60} {field['confidence']:.2f}")
+        if field.get("value") is not None or sources.get(name, "pipeline") != "pipeline":
+            click.echo(
+                f"  {name:22} {field['value']!s:60} {field['confidence']:.2f}"
+                f"  {sources.get(name, '')}"
+            )
+    for d in record["decisions"]:
+        click.echo(f"  {d['decided_at'][:19]}  {d['field']:22} {d['decision']:10} {d['reviewer']}")
     for event in record["events"]:
         click.echo(
             f"  {event['at'][:19]}  {event['state']:10} {event['reason'] or '':22} {event['actor']}"

@@ -1,7 +1,10 @@
-"""``lease-parser review …``: the human review queue (list, claim, show, approve, correct, reject).
+"""``lease-parser review …``: the human review queue (list, claim, show, confirm, correct,
+approve, reject, release, prioritize).
 
 The queue lives in the canonical store, so these commands need only ``LEASE_STORE_URL``
 (or ``LEASE_DATA_DIR``), never Redis. ``--reviewer`` defaults to ``$LEASE_REVIEWER``.
+Deciding needs a live claim; ``confirm`` and ``correct`` decide fields one by one, and
+``approve`` commits once every doubtful field is decided (the same rule as the workspace).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
 from lease_parser.corrections import parse_corrections
+from lease_parser.decisions import DecisionKind
 from lease_parser.errors import Reason
 from lease_parser.export import document_json
 from lease_parser.model import FIELD_NAMES
@@ -85,11 +89,20 @@ def list_(limit: int, reason: str | None, as_json: bool) -> None:
 
 
 @review.command()
+@click.argument("doc_hash", required=False)
 @reviewer_option
 @json_option
-def claim(reviewer: str, as_json: bool) -> None:
-    """Claim the next item (or renew the one you hold). Exits 5 when the queue is empty."""
-    item = _queue().claim_next(reviewer)
+def claim(doc_hash: str | None, reviewer: str, as_json: bool) -> None:
+    """Claim the next item (or renew the one you hold), or the item DOC_HASH.
+
+    Exits 5 when the queue is empty, 1 when DOC_HASH is someone else's.
+    """
+    item: ReviewItem | None = None
+    if doc_hash is not None:
+        with _refusals(as_json):
+            item = _queue().claim(doc_hash.lower(), reviewer)
+    else:
+        item = _queue().claim_next(reviewer)
     if item is None:
         if as_json:
             print_json(None)
@@ -130,22 +143,46 @@ def _print_item(item: ReviewItem) -> None:
         page = f" p.{problem['page']}" if problem.get("page") else ""
         click.echo(f"  {number}. {problem['field']} [{kind}]{page}: {problem['problem']}")
     # The doubtful fields first, in the order above; then the rest, which need no check.
-    doubtful = [name for name in item.doubtful if name in FIELD_NAMES]
+    # "!" marks one not checked yet; a decided one shows what was decided.
+    draft = item.draft()
+    doubtful = item.doubtful
     for name in doubtful + [n for n in FIELD_NAMES if n not in doubtful]:
-        click.echo(_field_line(name, item.fields.get(name) or {}, name in doubtful))
+        mark = _MARKS[item.decisions[name].kind] if name in item.decisions else " "
+        mark = "!" if name in item.unchecked else mark
+        click.echo(_field_line(name, draft.get(name) or {}, mark))
+    for decision in item.decisions.values():
+        click.echo(
+            f"  {_MARKS[decision.kind]} {decision.field}: {decision.kind.value} by "
+            f"{decision.reviewer} at {decision.decided_at:%H:%M}"
+        )
     if item.reason == Reason.NEEDS_CREDENTIAL:
         click.echo(f"needs its password: lease-parser unlock {item.doc_hash}")
+    elif item.state == "review":
+        click.echo(_next_step(item))
 
 
-def _field_line(name: str, field: dict[str, Any], doubtful: bool) -> str:
+# "!" doubtful and not checked yet; the others say what a reviewer decided.
+_MARKS = {DecisionKind.CONFIRMED: "✓", DecisionKind.CORRECTED: "✎", DecisionKind.NOT_STATED: "∅"}
+
+
+def _next_step(item: ReviewItem) -> str:
+    if item.unchecked:
+        return (
+            f"to check: {', '.join(item.unchecked)} (review confirm HASH FIELD..., "
+            "review correct HASH FIELD=VALUE...), then review approve HASH"
+        )
+    return "every doubtful field is checked: review approve HASH commits it"
+
+
+def _field_line(name: str, field: dict[str, Any], mark: str) -> str:
+    """Whole values: a reviewer must see what they approve (long ones wrap on their own)."""
     value = field.get("value")
     shown = "-" if value is None else str(value)
     provenance = field.get("provenance") or {}
     page = f"p.{provenance['page']}" if provenance else "-"
     snippet = f'"{provenance["text"]}"' if provenance else ""
     confidence = f"{field['confidence']:.2f}" if "confidence" in field else "    "
-    mark = "!" if doubtful else " "
-    return f"{mark} {name:21} {shown[:40]:40} {confidence}  {page:5} {snippet[:90]}"
+    return f"{mark} {name:21} {shown:40} {confidence}  {page:5} {snippet}"
 
 
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
@@ -163,10 +200,25 @@ def _print_decision(row: DocumentRow, as_json: bool) -> None:
 @reviewer_option
 @json_option
 def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
-    """Commit the values as they are (source review, with your name)."""
+    """Commit the item: the pipeline's values with your decisions, each value's source kept.
+
+    Refused (exit 1, naming them) while a doubtful field is neither confirmed nor corrected.
+    """
     with _refusals(as_json):
         row = _queue().approve(doc_hash.lower(), reviewer)
     _print_decision(row, as_json)
+
+
+@review.command()
+@click.argument("doc_hash")
+@click.argument("fields", nargs=-1, required=True, metavar="FIELD...")
+@reviewer_option
+@json_option
+def confirm(doc_hash: str, fields: tuple[str, ...], reviewer: str, as_json: bool) -> None:
+    """The pipeline's values of these fields are right (an empty field: not stated)."""
+    with _refusals(as_json):
+        item = _queue().confirm(doc_hash.lower(), reviewer, list(fields))
+    _print_progress(item, as_json)
 
 
 @review.command()
@@ -175,18 +227,30 @@ def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
 @reviewer_option
 @json_option
 def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: bool) -> None:
-    """Commit with your values for some fields, validated like the pipeline's.
+    """Your values for some fields, validated like the pipeline's (approve commits them).
 
     Money and decimals as plain numbers (12500.00), dates as YYYY-MM-DD, rent_schedule and
-    escalation as JSON; an empty value (field=) means the lease does not state it.
+    escalation as JSON; an empty value (field=) means the lease does not state it. One bad
+    value refuses them all.
     """
     try:
         pairs = parse_corrections(list(changes))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
     with _refusals(as_json):
-        row = _queue().correct(doc_hash.lower(), reviewer, pairs)
-    _print_decision(row, as_json)
+        item = _queue().correct(doc_hash.lower(), reviewer, pairs)
+    _print_progress(item, as_json)
+
+
+def _print_progress(item: ReviewItem, as_json: bool) -> None:
+    if as_json:
+        print_json(item.to_json())
+        return
+    draft = item.draft()
+    for decision in item.decisions.values():
+        value = draft[decision.field]["value"]
+        click.echo(f"  {_MARKS[decision.kind]} {decision.field}: {decision.kind.value} ({value})")
+    click.echo(_next_step(item).replace("HASH", item.doc_hash[:12]))
 
 
 @review.command()

@@ -13,7 +13,7 @@ from lease_parser.batch import RunRow, collect_files, run_files, totals
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
 
 
-def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
+def sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # so the cluster's clean-up runs on SIGTERM as on Ctrl-C
 
 
@@ -38,6 +38,19 @@ def _print_table(rows: list[RunRow]) -> None:
         click.echo("* already processed earlier: this submission was skipped as a duplicate")
 
 
+def _print_workspace(data_dir: Path, to_stderr: bool) -> None:
+    """How to review these documents in the browser (the run's servers are stopped: a run
+    is a finite command; `make serve` brings the whole system back, workspace included)."""
+    from lease_parser.local import local_reviewer_token
+
+    token = local_reviewer_token(data_dir)
+    click.echo(
+        "\nreview them in the browser: make serve (lease-parser serve --local), then open "
+        f"http://127.0.0.1:8000/ and sign in with the reviewer token {token}",
+        err=to_stderr,
+    )
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option(
@@ -60,7 +73,7 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
     files = collect_files(paths)
     if not files:
         fail("no files found under the given paths", ExitCode.USAGE)
-    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    signal.signal(signal.SIGTERM, sigterm_as_interrupt)
     click.echo(f"starting redis-server and workers under {settings.data_dir} ...", err=True)
     with click.progressbar(length=len(files), label="abstracting", file=sys.stderr) as bar:
         last = [0]
@@ -90,5 +103,6 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
         )
     else:
         _print_table(rows)
+    _print_workspace(settings.data_dir, to_stderr=as_json)
     if any(r.state == "pending" for r in rows):
         fail(f"some documents did not finish within {timeout:.0f}s", ExitCode.FAILED)

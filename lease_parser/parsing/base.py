@@ -93,6 +93,11 @@ class Page:
     ocr_reason: OcrReason | None = None
     # OCR pages: (start, end, confidence 0-100) of every recognised word in ``text``.
     word_confidences: list[tuple[int, int, int]] = field(default_factory=list)
+    # OCR pages: each of those words' box (left, top, right, bottom) in ten-thousandths of
+    # the page image as read, i.e. after turning it ``ocr_rotation`` degrees clockwise
+    # (OSD). The workspace draws a citation's box from these.
+    word_boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    ocr_rotation: int = 0
 
 
 @dataclass
@@ -158,11 +163,16 @@ def _page_to_dict(page: Page) -> dict[str, Any]:
     if page.word_confidences:
         # Flattened triples: a 400-word page costs ~5 KB instead of ~15 KB.
         out["words"] = [v for triple in page.word_confidences for v in triple]
+    if page.word_boxes:
+        out["boxes"] = [v for box in page.word_boxes for v in box]
+    if page.ocr_rotation:
+        out["rotation"] = page.ocr_rotation
     return out
 
 
 def _page_from_dict(d: dict[str, Any]) -> Page:
     flat = [int(v) for v in d.get("words", [])]
+    boxes = [int(v) for v in d.get("boxes", [])]
     known = {f.name for f in fields(PageQuality)}
     return Page(
         number=int(d["n"]),
@@ -173,6 +183,10 @@ def _page_from_dict(d: dict[str, Any]) -> Page:
         needs_ocr=bool(d.get("needs_ocr", False)),
         ocr_reason=OcrReason(d["ocr_reason"]) if d.get("ocr_reason") else None,
         word_confidences=[(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)],
+        word_boxes=[
+            (boxes[i], boxes[i + 1], boxes[i + 2], boxes[i + 3]) for i in range(0, len(boxes), 4)
+        ],
+        ocr_rotation=int(d.get("rotation", 0)),
     )
 
 

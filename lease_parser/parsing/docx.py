@@ -8,6 +8,11 @@ and drop their instruction (``PAGE``, ``REF _Ref123 \\h``). Text boxes follow th
 that anchors them (once: Word stores a VML fallback copy, which we skip). List labels come
 from numbering.xml (docx_numbering.py). Headers and footers are kept apart from the body.
 
+With ``marks=True`` (the reviewers' workspace, never the pipeline) the text also keeps
+what was deleted, and brackets tracked insertions and deletions with private-use
+characters (``INS_OPEN`` … ``INS_CLOSE``, ``DEL_OPEN`` … ``DEL_CLOSE``) so a page can show
+them; without the deleted text and the marks it is the same text the pipeline reads.
+
 The zip and XML are read through archive.py, which refuses bombs before inflating.
 """
 
@@ -25,24 +30,30 @@ from lease_parser.parsing.text import normalize_text
 
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 PAGE_BREAK = "\f"
+# Tracked-change marks (Unicode private use: no lease text contains them, and
+# normalisation keeps them).
+INS_OPEN, INS_CLOSE, DEL_OPEN, DEL_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
 _REMOVED = frozenset({W + "del", W + "moveFrom"})
+_ADDED = frozenset({W + "ins", W + "moveTo"})
 _CONTAINERS = frozenset({W + "sdt", W + "sdtContent", W + "customXml", W + "smartTag"})
 
 Block = tuple[str, list[list[str]] | None]  # text, and the rows when the block is a table
 
 
-def _run_text(run: etree._Element) -> str:
+def _run_text(run: etree._Element, deleted: bool = False) -> str:
+    """A run's text; a deleted run's (``w:delText``) never breaks a page."""
     parts: list[str] = []
     for node in run:
         tag = node.tag
-        if tag == W + "t" and node.text:
+        if tag == (W + "delText" if deleted else W + "t") and node.text:
             parts.append(node.text)
         elif tag in (W + "tab", W + "ptab"):
             parts.append(" ")
         elif tag in (W + "br", W + "cr"):
-            parts.append(PAGE_BREAK if node.get(W + "type") == "page" else "\n")
+            page = node.get(W + "type") == "page" and not deleted
+            parts.append(PAGE_BREAK if page else "\n")
         elif tag == W + "lastRenderedPageBreak":
-            parts.append(PAGE_BREAK)
+            parts.append("" if deleted else PAGE_BREAK)
         elif tag == W + "noBreakHyphen":
             parts.append("-")
         elif tag == W + "sym":
@@ -55,20 +66,35 @@ def _hidden(run: etree._Element) -> bool:
     return vanish is not None and vanish.get(W + "val", "true") not in ("0", "false", "off")
 
 
-def _skipped(run: etree._Element, paragraph: etree._Element) -> bool:
-    """Deleted, moved-away or hidden text, or a text box's run (read with the text box)."""
+def _change(run: etree._Element, paragraph: etree._Element) -> str | None:
+    """``"skip"`` for hidden text or a text box's run (read with the text box), ``"del"``
+    for deleted or moved-away text, ``"ins"`` for a tracked insertion, else None."""
     if _hidden(run):
-        return True
+        return "skip"
+    change = None
     parent = run.getparent()
     while parent is not None and parent is not paragraph:
-        if parent.tag in _REMOVED or parent.tag == W + "txbxContent":
-            return True
+        if parent.tag == W + "txbxContent":
+            return "skip"
+        if parent.tag in _REMOVED:
+            change = "del"
+        elif parent.tag in _ADDED and change is None:
+            change = "ins"
         parent = parent.getparent()
-    return False
+    return change
 
 
-def paragraph_text(p: etree._Element, numbering: Numbering) -> str:
-    """Text of one ``w:p`` as accepted, with its list label and field results."""
+def _marked_run(run: etree._Element, change: str | None, marks: bool) -> str:
+    """A run's text as accepted ("" when deleted); with ``marks``, changes bracketed."""
+    if change == "del":
+        return DEL_OPEN + _run_text(run, deleted=True) + DEL_CLOSE if marks else ""
+    text = _run_text(run)
+    return INS_OPEN + text + INS_CLOSE if marks and change == "ins" and text else text
+
+
+def paragraph_text(p: etree._Element, numbering: Numbering, marks: bool = False) -> str:
+    """Text of one ``w:p`` as accepted, with its list label and field results (and, with
+    ``marks``, its tracked changes marked)."""
     parts = [numbering.label(p)]
     if parts[0]:
         parts.append(" ")
@@ -84,18 +110,19 @@ def paragraph_text(p: etree._Element, numbering: Numbering) -> str:
             elif kind == "end" and fields:
                 fields.pop()
             continue
-        if any(fields) or _skipped(node, p):
+        change = None if any(fields) else _change(node, p)
+        if any(fields) or change == "skip":
             continue
-        parts.append(_run_text(node))
+        parts.append(_marked_run(node, change, marks))
     return "".join(parts)
 
 
-def _textboxes(p: etree._Element, numbering: Numbering) -> list[Block]:
+def _textboxes(p: etree._Element, numbering: Numbering, marks: bool) -> list[Block]:
     blocks: list[Block] = []
     for box in p.iter(W + "txbxContent"):
         if any(a.tag == MC_FALLBACK for a in box.iterancestors()):
             continue  # the VML copy of a text box Word also stores as DrawingML
-        blocks.extend((paragraph_text(q, numbering), None) for q in box.iter(W + "p"))
+        blocks.extend((paragraph_text(q, numbering, marks), None) for q in box.iter(W + "p"))
     return blocks
 
 
@@ -109,32 +136,34 @@ def _rows(tbl: etree._Element) -> list[etree._Element]:
     return rows
 
 
-def _cell_text(tc: etree._Element, numbering: Numbering) -> str:
-    texts = [paragraph_text(p, numbering) for p in tc.iter(W + "p")]
+def _cell_text(tc: etree._Element, numbering: Numbering, marks: bool) -> str:
+    texts = [paragraph_text(p, numbering, marks) for p in tc.iter(W + "p")]
     return " ".join(normalize_text(" ".join(texts).replace(PAGE_BREAK, " ")).split())
 
 
-def _table_rows(tbl: etree._Element, numbering: Numbering) -> list[list[str]]:
+def _table_rows(tbl: etree._Element, numbering: Numbering, marks: bool) -> list[list[str]]:
     rows = []
     for tr in _rows(tbl):
         if tr.find(f"{W}trPr/{W}del") is not None:
             continue  # a deleted row
-        rows.append([_cell_text(tc, numbering) for tc in tr.findall(W + "tc")])
+        rows.append([_cell_text(tc, numbering, marks) for tc in tr.findall(W + "tc")])
     return rows
 
 
-def body_blocks(container: etree._Element, numbering: Numbering) -> list[Block]:
+def body_blocks(
+    container: etree._Element, numbering: Numbering, marks: bool = False
+) -> list[Block]:
     """Paragraphs and tables in document order, descending into content controls."""
     blocks: list[Block] = []
     for child in container:
         if child.tag == W + "p":
-            blocks.append((paragraph_text(child, numbering), None))
-            blocks.extend(_textboxes(child, numbering))
+            blocks.append((paragraph_text(child, numbering, marks), None))
+            blocks.extend(_textboxes(child, numbering, marks))
         elif child.tag == W + "tbl":
-            rows = _table_rows(child, numbering)
+            rows = _table_rows(child, numbering, marks)
             blocks.append(("\n".join(" | ".join(r) for r in rows), rows))
-        elif child.tag in _CONTAINERS or child.tag in (W + "ins", W + "moveTo"):
-            blocks.extend(body_blocks(child, numbering))
+        elif child.tag in _CONTAINERS or child.tag in _ADDED:
+            blocks.extend(body_blocks(child, numbering, marks))
     return blocks
 
 
@@ -182,8 +211,9 @@ def _parts_text(zf: SafeZip, prefix: str, numbering: Numbering) -> list[str]:
     return texts
 
 
-def parse_docx(data: bytes, limits: ParseLimits) -> Document:
-    """Body text (tracked changes accepted) split into pages at rendered/explicit breaks."""
+def parse_docx(data: bytes, limits: ParseLimits, marks: bool = False) -> Document:
+    """Body text (tracked changes accepted) split into pages at rendered/explicit breaks;
+    with ``marks``, deleted text kept and every change bracketed (see the module)."""
     with SafeZip(data, limits) as zf:
         root = zf.read_xml("word/document.xml")
         if root is None:
@@ -192,7 +222,7 @@ def parse_docx(data: bytes, limits: ParseLimits) -> Document:
         if body is None:
             raise EmptyDocument("the DOCX has no body")
         numbering = Numbering(zf.read_xml("word/numbering.xml"), zf.read_xml("word/styles.xml"))
-        pages = paginate(body_blocks(body, numbering), limits)
+        pages = paginate(body_blocks(body, numbering, marks), limits)
         plain = Numbering(None, None)  # header/footer lists do not advance the body's
         headers = _parts_text(zf, "header", plain)
         footers = _parts_text(zf, "footer", plain)

@@ -21,7 +21,7 @@ import struct
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytesseract
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -64,21 +64,34 @@ class OcrOptions:
     max_pixels: int = 50_000_000
 
 
+# Word boxes are kept in ten-thousandths of the page image's width and height: the
+# workspace draws them over a rendering of any size.
+BOX_SCALE = 10_000
+Box = tuple[int, int, int, int]  # left, top, right, bottom
+
+
 @dataclass
 class OcrText:
     text: str
     words: list[tuple[int, int, int]]  # (start, end, confidence) in ``text``
+    # One box per word of ``words``, on the image as it was read (after ``rotation``).
+    boxes: list[Box] = field(default_factory=list)
+    rotation: int = 0  # degrees clockwise the page was turned upright before reading
 
     @property
     def mean_confidence(self) -> float:
         return sum(c for _, _, c in self.words) / len(self.words) if self.words else 0.0
 
 
-def _locate_words(words: list[tuple[str, int]], text: str) -> list[tuple[int, int, int]]:
-    """Find each recognised word in the normalised text, in order (hyphen joins included)."""
+def _locate_words(
+    words: list[tuple[str, int]], text: str, boxes: list[Box]
+) -> tuple[list[tuple[int, int, int]], list[Box]]:
+    """Find each recognised word in the normalised text, in order (hyphen joins included);
+    the boxes of the words found."""
     spans = []
+    found: list[Box] = []
     cursor = 0
-    for word, conf in words:
+    for (word, conf), box in zip(words, boxes, strict=True):
         needle = normalize_text(word)
         at = text.find(needle, cursor)
         if at < 0 and needle.endswith("-"):  # "commence-" joined with the next line's "ment"
@@ -87,14 +100,30 @@ def _locate_words(words: list[tuple[str, int]], text: str) -> list[tuple[int, in
         if at < 0 or not needle:
             continue
         spans.append((at, at + len(needle), conf))
+        found.append(box)
         cursor = at + len(needle)
-    return spans
+    return spans, found
 
 
-def words_to_text(data: dict[str, list[object]]) -> OcrText:
-    """Tesseract's TSV rows → text in block/paragraph/line order, plus word confidences."""
+def _word_box(data: dict[str, list[object]], i: int, size: tuple[int, int]) -> Box:
+    width, height = max(size[0], 1), max(size[1], 1)
+    left, top = (int(str(data[k][i])) for k in ("left", "top"))
+    right = left + int(str(data["width"][i]))
+    bottom = top + int(str(data["height"][i]))
+    return (
+        left * BOX_SCALE // width,
+        top * BOX_SCALE // height,
+        min(right * BOX_SCALE // width, BOX_SCALE),
+        min(bottom * BOX_SCALE // height, BOX_SCALE),
+    )
+
+
+def words_to_text(data: dict[str, list[object]], size: tuple[int, int] = (0, 0)) -> OcrText:
+    """Tesseract's TSV rows → text in block/paragraph/line order, plus word confidences and
+    (when the image ``size`` is given) each word's box."""
     lines: dict[tuple[int, int, int], list[str]] = {}
     words: list[tuple[str, int]] = []
+    boxes: list[Box] = []
     for i, word in enumerate(data["text"]):
         word_s = str(word).strip()
         conf = float(str(data["conf"][i]))
@@ -103,6 +132,7 @@ def words_to_text(data: dict[str, list[object]]) -> OcrText:
         key = tuple(int(str(data[k][i])) for k in ("block_num", "par_num", "line_num"))
         lines.setdefault(key, []).append(word_s)  # type: ignore[arg-type]
         words.append((word_s, round(conf)))
+        boxes.append(_word_box(data, i, size) if all(size) else (0, 0, 0, 0))
     paragraphs: list[str] = []
     last_par: tuple[int, int] | None = None
     for key in sorted(lines):
@@ -111,7 +141,8 @@ def words_to_text(data: dict[str, list[object]]) -> OcrText:
         paragraphs.append(" ".join(lines[key]))
         last_par = key[:2]
     text = normalize_text("\n".join(paragraphs))
-    return OcrText(text=text, words=_locate_words(words, text))
+    spans, found = _locate_words(words, text, boxes)
+    return OcrText(text=text, words=spans, boxes=found if all(size) else [])
 
 
 def _tesseract(call: str, image: Image.Image, options: OcrOptions, **kwargs: object) -> object:
@@ -133,7 +164,7 @@ def _read(image: Image.Image, options: OcrOptions) -> OcrText:
     data = _tesseract(
         "image_to_data", image, options, lang=options.lang, output_type=pytesseract.Output.DICT
     )
-    return words_to_text(data)  # type: ignore[arg-type]
+    return words_to_text(data, image.size)  # type: ignore[arg-type]
 
 
 def _detected_rotation(image: Image.Image, options: OcrOptions) -> int:
@@ -158,6 +189,7 @@ def ocr_image(image: Image.Image, options: OcrOptions) -> OcrText:
         # turns counter-clockwise, hence the minus.
         rotated = _read(image.rotate(-rotation, expand=True), options)
         if rotated.mean_confidence > result.mean_confidence:
+            rotated.rotation = rotation
             return rotated
     return result
 
@@ -180,6 +212,8 @@ def ocr_page(number: int, image: Image.Image, options: OcrOptions, reason: OcrRe
         quality=quality,
         ocr_reason=reason,
         word_confidences=read.words,
+        word_boxes=read.boxes,
+        ocr_rotation=read.rotation,
     )
 
 

@@ -156,8 +156,10 @@ class _PageRead:
     aligned: list[Table] = field(default_factory=list)
 
 
-def _page_text(textpage: pdfium.PdfTextPage) -> tuple[str, bool, list[Rect]]:
-    """The text in reading order, whether it was read column by column, and its text runs."""
+def read_page_text(textpage: pdfium.PdfTextPage) -> tuple[str, bool, list[Rect]]:
+    """The text in reading order, whether it was read column by column, and its text runs
+    (raw: ``normalize_text`` makes it the page text). The workspace reads it the same way
+    to find a citation's characters on the page."""
     rects: list[Rect] = [textpage.get_rect(i) for i in range(textpage.count_rects())]
     regions = column_regions(rects)
     if regions is None:
@@ -170,7 +172,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int) -> _PageRead:
     try:
         textpage = page.get_textpage()
         try:
-            raw, columnar, rects = _page_text(textpage)
+            raw, columnar, rects = read_page_text(textpage)
             text = normalize_text(raw)
             aligned: list[Table] = []
             blocks = [] if columnar else aligned_blocks(rects)

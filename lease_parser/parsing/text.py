@@ -66,3 +66,64 @@ def normalize_text(text: str) -> str:
     text = _DOLLAR_SPACE.sub("$", text)
     text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
+
+
+# How far ahead in the source a character of the normalised text is looked for. Everything
+# normalisation deletes between two kept characters is short (a "\r", spaces, "-\n", a
+# zero-width character), so a longer gap means the two texts differ there: that character
+# stays unmapped rather than the alignment jumping ahead and losing its place.
+_ALIGN_LOOKAHEAD = 64
+
+
+def _image(char: str) -> str:
+    """What normalisation makes of one character on its own."""
+    return unicodedata.normalize("NFC", char).translate(_TRANSLATE)
+
+
+def align_offsets(source: str, text: str) -> list[int]:
+    """For each character of ``text`` (``normalize_text`` of ``source``, or close to it),
+    the index in ``source`` it came from, or -1 where none is found.
+
+    Normalisation only deletes characters or replaces one with others (a ligature with
+    two or three letters, a curly quote with a straight one, a letter and a combining mark
+    composed into one), never reorders and never deletes a letter: so each character of
+    ``text`` is matched greedily with the next source character whose normalised image
+    holds it (or its base letter, for a composed one). That lets a citation (offsets into
+    the normalised page text) be drawn where the characters are on the page (pdfium char
+    indices, OCR words), whatever normalisation removed in between.
+    """
+    out: list[int] = []
+    j = 0
+    pending = ""  # the unused rest of a multi-character image (ligatures)
+    for char in text:
+        base = _base(char)
+        if pending and pending[0] in (char, base):
+            out.append(j - 1)
+            pending = pending[1:]
+            continue
+        pending = ""
+        found = _find(source, j, char, base)
+        if found is None:
+            out.append(-1)
+            continue
+        at, image = found
+        out.append(at)
+        j = at + 1
+        used = char if char in image else base
+        pending = image[image.index(used) + 1 :]
+    return out
+
+
+def _base(char: str) -> str:
+    """The letter under a composed character ("é" → "e"); the character itself otherwise."""
+    return unicodedata.normalize("NFD", char)[:1] or char
+
+
+def _find(source: str, start: int, char: str, base: str) -> tuple[int, str] | None:
+    for at in range(start, min(len(source), start + _ALIGN_LOOKAHEAD)):
+        image = _image(source[at])
+        if char in image or base in image:
+            return at, image
+        if char == "\n" and source[at] == "\r":
+            return at, "\n"
+    return None

@@ -43,6 +43,9 @@ ACTIONS: dict[type[LeaseParserError], Action] = {
     errors.ConfigurationError: Action.DEAD,
     # In a worker, a full broker (a hand-on refused) drains as other tasks finish.
     errors.BrokerFullError: Action.RETRY,
+    # Callers' lookups (status, the API), never raised in a task; dead if one ever is.
+    errors.DocumentNotFound: Action.DEAD,
+    errors.InvalidHash: Action.DEAD,
     errors.PermanentError: Action.DEAD,
     errors.CorruptDocument: Action.DEAD,
     errors.EmptyDocument: Action.DEAD,

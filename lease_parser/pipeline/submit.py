@@ -27,8 +27,12 @@ class SubmitReceipt:
         return asdict(self)
 
 
-def submit_document(app: Celery, doc_key: str, doc_hash: str | None = None) -> SubmitReceipt:
+def submit_document(
+    app: Celery, doc_key: str, doc_hash: str | None = None, actor: str | None = None
+) -> SubmitReceipt:
     """Record the submission in the store, then publish it to ``lease_extraction``.
+
+    ``actor`` (an API caller's token name) is recorded with a ``submitted`` audit event.
 
     Raises ``BrokerFullError`` when the broker is past its high-water mark (checked first,
     so nothing is registered) or refuses the publish. The store row comes before the
@@ -41,7 +45,7 @@ def submit_document(app: Celery, doc_key: str, doc_hash: str | None = None) -> S
         doc_hash = hash_object(runtime.objects, doc_key)
     doc_hash = doc_hash.lower()
     task_id = str(uuid.uuid4())
-    runtime.store.register_submission(task_id, doc_key, doc_hash)
+    runtime.store.register_submission(task_id, doc_key, doc_hash, actor)
     message = {"doc_key": doc_key, "doc_hash": doc_hash, "submission_id": task_id}
     try:
         publish(app, EXTRACT_CLAUSES, message, task_id=task_id)

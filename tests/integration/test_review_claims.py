@@ -29,6 +29,7 @@ def _drain(url: str, name: str, barrier: Any, results: Any) -> None:
     got: list[str] = []
     barrier.wait()
     while (item := queue.claim_next(name)) is not None:
+        queue.confirm(item.doc_hash, name, item.unchecked)
         queue.approve(item.doc_hash, name)
         got.append(item.doc_hash)
     results.put((name, got))

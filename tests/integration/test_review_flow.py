@@ -104,14 +104,28 @@ def test_a_low_confidence_lease_is_reviewed_from_the_cli_and_exported(
     assert "base_rent_monthly" in refused.stderr
     assert "greater than or equal to 0" in refused.stderr
 
-    fixed = ["base_rent_monthly=24062.50", "base_rent_annual=288750.00"]
-    committed = as_json(lease_parser(flow, *correct, *fixed, "--json"))
+    # The rents restated as read (confirmations) and the tenant's name as registered.
+    fixed = [
+        "base_rent_monthly=24062.50",
+        "base_rent_annual=288750.00",
+        "tenant=Bluefin Analytics, Inc.",
+    ]
+    recorded = as_json(lease_parser(flow, *correct, *fixed, "--json"))
+    assert recorded["state"] == "review"  # decided field by field; nothing committed yet
+    refused = lease_parser(flow, "review", "approve", doc_hash, "--reviewer", "alice", expect=1)
+    assert "doubtful fields not checked" in refused.stderr
+    unchecked = recorded["unchecked"]
+    assert unchecked, "the sample has doubtful fields a reviewer must check"
+    lease_parser(flow, "review", "confirm", doc_hash, *unchecked, "--reviewer", "alice")
+    approve = ["review", "approve", doc_hash, "--reviewer", "alice", "--json"]
+    committed = as_json(lease_parser(flow, *approve))
     assert (committed["state"], committed["source"], committed["reviewer"]) == (
         "committed",
         "review",
         "alice",
     )
     assert committed["fields"]["base_rent_monthly"]["value"] == "24062.50"
+    assert {committed["field_sources"][name] for name in unchecked} <= {"confirmed", "corrected"}
     lease_parser(flow, "review", "approve", doc_hash, "--reviewer", "alice", expect=1)
     status = as_json(lease_parser(flow, "status", doc_hash, "--json"))
     assert (status["state"], status["reason"]) == ("committed", None)
@@ -125,7 +139,7 @@ def test_a_low_confidence_lease_is_reviewed_from_the_cli_and_exported(
     assert (lease["doc_hash"], lease["source"], lease["reviewer"]) == (doc_hash, "review", "alice")
     assert lease["values"]["base_rent_monthly"] == "24062.50"
     assert lease["values"]["base_rent_annual"] == "288750.00"
-    assert lease["values"]["tenant"] == "BLUEFIN ANALYTICS, INC."
+    assert lease["values"]["tenant"] == "Bluefin Analytics, Inc."
     row = flow.runtime.store.document(doc_hash)
     assert row is not None
     assert row.fields is not None
@@ -138,7 +152,11 @@ def test_a_low_confidence_lease_is_reviewed_from_the_cli_and_exported(
 
     jsonl = lease_parser(flow, "results", "export", "--format", "jsonl").stdout
     [record] = [json.loads(line) for line in jsonl.splitlines()]
-    assert record["corrections"]["base_rent_monthly"]["to"] == "24062.50"
+    assert record["corrections"] == {
+        "tenant": {"from": "BLUEFIN ANALYTICS, INC.", "to": "Bluefin Analytics, Inc."}
+    }
+    assert record["field_sources"]["tenant"] == "corrected"
+    assert record["field_sources"]["base_rent_monthly"] == "confirmed"
     assert record["fields"] == row.fields
 
     if "LEASE_STORE_URL" not in flow.env:  # the embedded default

@@ -20,7 +20,7 @@ from lease_parser.export import read_leases_csv, read_schedule_csv, values_of, w
 from lease_parser.migrations import INITIAL_REVISION, current_revisions, head_revisions
 from lease_parser.review import ReviewQueue, ReviewRefused
 from lease_parser.store import DocumentState, Outcome, Store, create_store_engine
-from tests.store_helpers import add_document, fields_json
+from tests.store_helpers import add_document, claim_and_reject, fields_json, review_and_approve
 from tests.unit.test_store_migrations import (
     assert_initial_data_kept,
     fill_initial_schema,
@@ -116,12 +116,13 @@ def test_decisions_and_the_export_round_trip(store_url: str) -> None:
     store = Store(store_url)
     queue = ReviewQueue(store)
     corrected, approved, rejected = (add_document(store) for _ in range(3))
-    queue.claim_next("alice")
-    queue.correct(corrected, "alice", {"base_rent_monthly": "24100.10", "lease_date": "2024-03-16"})
+    changes = {"base_rent_monthly": "24100.10", "lease_date": "2024-03-16"}
+    review_and_approve(queue, corrected, "alice", changes)
+    queue.claim(approved, "bob")
     with pytest.raises(ReviewRefused, match="is not valid"):
         queue.correct(approved, "bob", {"security_deposit": "-3"})
-    queue.approve(approved, "bob")
-    queue.reject(rejected, "bob", "duplicate scan")
+    review_and_approve(queue, approved, "bob")
+    claim_and_reject(queue, rejected, "bob", "duplicate scan")
     with pytest.raises(ReviewRefused, match="not in review"):
         queue.approve(corrected, "bob")
     assert [store.commit_events(h) for h in (corrected, approved, rejected)] == [1, 1, 0]

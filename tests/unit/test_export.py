@@ -27,7 +27,13 @@ from lease_parser.export import (
 from lease_parser.model import FIELD_NAMES
 from lease_parser.review import ReviewQueue
 from lease_parser.store import DocumentState, Store
-from tests.store_helpers import VALID_VALUES, add_document, fields_json
+from tests.store_helpers import (
+    VALID_VALUES,
+    add_document,
+    claim_and_reject,
+    fields_json,
+    review_and_approve,
+)
 
 
 @pytest.fixture
@@ -46,11 +52,13 @@ def mixed(store: Store) -> dict[str, str]:
     auto = add_document(store, state=DocumentState.COMMITTED, reason=None, confidence=0.93)
     sparse = {"tenant": 'Crumb & "Sons", Bakery\nLLC', "base_rent_monthly": "0.10"}
     reviewed = add_document(store, fields=fields_json(sparse))
-    ReviewQueue(store).correct(reviewed, "alice", {"security_deposit": "1234567890123.45"})
+    review_and_approve(
+        ReviewQueue(store), reviewed, "alice", {"security_deposit": "1234567890123.45"}
+    )
     waiting = add_document(store)
     dead = add_document(store, state=DocumentState.DEAD, reason=Reason.CORRUPT, fields={})
     rejected = add_document(store)
-    ReviewQueue(store).reject(rejected, "bob", 'a scan of an "invoice",\nnot a lease')
+    claim_and_reject(ReviewQueue(store), rejected, "bob", 'a scan of an "invoice",\nnot a lease')
     return {
         "auto": auto,
         "reviewed": reviewed,
@@ -217,7 +225,11 @@ def test_results_list_and_show(store: Store, mixed: dict[str, str], data_dir: Pa
     assert [r["doc_hash"] for r in json.loads(out)] == [mixed["reviewed"], mixed["auto"]]
     code, out, _ = _run(data_dir, "results", "show", mixed["reviewed"], "--json")
     record = json.loads(out)
-    assert [e["reason"] for e in record["events"]] == ["low_confidence", "corrected"]
+    assert [e["reason"] for e in record["events"]] == [
+        "low_confidence",
+        "claimed",
+        "approved",
+    ]
     assert record["versions"] == [
         {"key_version": 1, "doc_hash": mixed["reviewed"], "state": "committed"}
     ]

@@ -6,5 +6,7 @@ import lease_parser
 
 
 def test_public_api() -> None:
-    assert sorted(lease_parser.__all__) == ["__version__", "submit"]
+    assert sorted(lease_parser.__all__) == ["__version__", "abstraction", "status", "submit"]
     assert callable(lease_parser.submit)
+    assert callable(lease_parser.status)
+    assert callable(lease_parser.abstraction)

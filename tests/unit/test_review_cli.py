@@ -74,7 +74,7 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
     assert [p["field"] for p in refused["problems"]] == ["base_rent_monthly"]
     assert "greater than or equal to 0" in err
 
-    code, row, _ = run(
+    code, item, _ = run(
         data_dir,
         "review",
         "correct",
@@ -85,8 +85,14 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
         "--json",
     )
     assert code == 0
+    assert (item["state"], item["unchecked"]) == ("review", [])  # recorded, not committed
+    assert item["decisions"]["base_rent_monthly"]["decision"] == "corrected"
+    code, row, _ = run(data_dir, "review", "approve", first, "--reviewer", "alice", "--json")
+    assert code == 0
     assert (row["state"], row["source"], row["reviewer"]) == ("committed", "review", "alice")
     assert row["fields"]["base_rent_monthly"]["value"] == "24000.00"
+    assert row["field_sources"]["base_rent_monthly"] == "corrected"
+    assert row["field_sources"]["tenant"] == "pipeline"
 
     code, again, _ = run(data_dir, "review", "approve", first, "--reviewer", "bob", "--json")
     assert code == 1
@@ -96,6 +102,9 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
         data_dir, "review", "claim", "--json", reviewer="alice"
     )  # $LEASE_REVIEWER
     assert claimed["doc_hash"] == second
+    code, _, err = run(data_dir, "review", "claim", second, "--reviewer", "bob")
+    assert code == 1
+    assert "claimed by alice" in err
     code, row, _ = run(
         data_dir, "review", "reject", second, "--reason", "no password", "--json", reviewer="alice"
     )
@@ -123,14 +132,35 @@ def test_the_human_screens_show_what_a_reviewer_needs(store: Store, data_dir: Pa
     assert "! base_rent_monthly     24062.50" in out
     assert '"... base_rent_monthly ..."' in out  # the source snippet
     assert "p.1" in out
+    assert "to check: base_rent_monthly" in out
     code, out, _ = run(data_dir, "review", "show", locked)
     assert f"lease-parser unlock {locked}" in out
     code, out, _ = run(
         data_dir, "review", "correct", doc_hash, "lease_date=2024-03-16", "--reviewer", "alice"
     )
     assert code == 0
+    assert "lease_date: corrected (2024-03-16)" in out
+    code, out, err = run(data_dir, "review", "approve", doc_hash, "--reviewer", "alice")
+    assert code == 1
+    assert "doubtful fields not checked: base_rent_monthly" in err
+    code, out, _ = run(
+        data_dir, "review", "confirm", doc_hash, "base_rent_monthly", "--reviewer", "alice"
+    )
+    assert code == 0
+    assert "every doubtful field is checked" in out
+    code, out, _ = run(data_dir, "review", "approve", doc_hash, "--reviewer", "alice")
+    assert code == 0
     assert "committed" in out
     assert "lease_date: 2024-03-15 -> 2024-03-16" in out
+    code, out, _ = run(data_dir, "results", "show", doc_hash)
+    assert "corrected" in out
+    assert "confirmed" in out
+    code, shown, _ = run(data_dir, "results", "show", doc_hash, "--json")
+    assert {d["field"]: d["decision"] for d in shown["decisions"]} == {
+        "lease_date": "corrected",
+        "base_rent_monthly": "confirmed",
+    }
+    assert shown["field_sources"]["base_rent_monthly"] == "confirmed"
 
 
 def test_show_names_what_needs_a_person_first_then_the_rest(store: Store, data_dir: Path) -> None:

@@ -15,8 +15,15 @@ from sqlalchemy import select
 from lease_parser.corrections import parse_corrections
 from lease_parser.errors import Reason
 from lease_parser.model import FieldProblem
-from lease_parser.review import ItemNotFound, ReviewQueue, ReviewRefused
-from lease_parser.store import DocumentState, EventRow, Store, entered_final_state
+from lease_parser.review import ItemNotFound, NotClaimed, ReviewQueue, ReviewRefused
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    Outcome,
+    Store,
+    entered_final_state,
+)
 from tests.store_helpers import VALID_VALUES, add_document, fields_json
 
 T0 = dt.datetime(2030, 1, 1, 9, 0, tzinfo=dt.UTC)
@@ -49,6 +56,22 @@ def clock() -> Clock:
 @pytest.fixture
 def queue(store: Store, clock: Clock) -> ReviewQueue:
     return ReviewQueue(store, claim_ttl=TTL, clock=clock)
+
+
+def approve_checked(queue: ReviewQueue, doc_hash: str, reviewer: str) -> DocumentRow:
+    """Claim, confirm every doubtful field, approve: the shortest legitimate decision."""
+    item = queue.claim(doc_hash, reviewer)
+    if item.unchecked:
+        queue.confirm(doc_hash, reviewer, item.unchecked)
+    return queue.approve(doc_hash, reviewer)
+
+
+def correct_and_approve(
+    queue: ReviewQueue, doc_hash: str, reviewer: str, changes: dict[str, str]
+) -> DocumentRow:
+    queue.claim(doc_hash, reviewer)
+    queue.correct(doc_hash, reviewer, changes)
+    return approve_checked(queue, doc_hash, reviewer)
 
 
 # -- order and claims ------------------------------------------------------------------------
@@ -86,7 +109,7 @@ def test_claims_and_releases_are_in_the_audit_trail(
     queue.release(doc_hash, "alice")
     clock.advance(1)
     assert queue.claim_next("bob") is not None
-    queue.approve(doc_hash, "bob")
+    approve_checked(queue, doc_hash, "bob")
     trail = [(e.reason, e.actor) for e in store.events(doc_hash)][-4:]
     assert trail == [
         ("claimed", "alice"),
@@ -129,16 +152,20 @@ def test_an_abandoned_claim_expires_and_the_item_returns_to_the_queue(
     assert queue.claim_next("alice") is None
     with pytest.raises(ReviewRefused, match="claimed by bob"):
         queue.approve(doc_hash, "alice")
-    assert queue.approve(doc_hash, "bob").reviewer == "bob"
+    assert approve_checked(queue, doc_hash, "bob").reviewer == "bob"
 
 
-def test_an_expired_claim_does_not_stop_its_holder_deciding(
+def test_an_expired_claim_must_be_claimed_again_before_deciding(
     store: Store, queue: ReviewQueue, clock: Clock
 ) -> None:
     doc_hash = add_document(store)
     queue.claim_next("alice")
     clock.advance(TTL * 3)
-    assert queue.approve(doc_hash, "alice").state == DocumentState.COMMITTED
+    item = queue.item(doc_hash)
+    assert (item.claimed_by, item.lapsed_claim_by) == (None, "alice")  # back in the queue
+    with pytest.raises(NotClaimed, match=r"your claim on .* expired at .* claim it again"):
+        queue.confirm(doc_hash, "alice", ["base_rent_monthly"])
+    assert approve_checked(queue, doc_hash, "alice").state == DocumentState.COMMITTED
 
 
 def test_release_gives_the_item_back(store: Store, queue: ReviewQueue) -> None:
@@ -152,9 +179,35 @@ def test_release_gives_the_item_back(store: Store, queue: ReviewQueue) -> None:
     assert item.doc_hash == doc_hash
 
 
-def test_an_unclaimed_item_can_be_decided_directly(store: Store, queue: ReviewQueue) -> None:
+def test_nobody_decides_an_item_they_have_not_claimed(store: Store, queue: ReviewQueue) -> None:
     doc_hash = add_document(store)
-    assert queue.approve(doc_hash, "alice").state == DocumentState.COMMITTED
+    for attempt in (
+        lambda: queue.approve(doc_hash, "alice"),
+        lambda: queue.reject(doc_hash, "alice", "not a lease"),
+        lambda: queue.confirm(doc_hash, "alice", ["base_rent_monthly"]),
+        lambda: queue.correct(doc_hash, "alice", {"tenant": "Someone Else LLC"}),
+    ):
+        with pytest.raises(NotClaimed, match=r"alice does not hold a claim .* claim it first"):
+            attempt()
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.fields) == ("review", fields_json())
+    assert store.decisions(doc_hash) == []
+
+
+def test_a_reviewer_can_claim_a_given_item_unless_another_holds_it(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    first, second = add_document(store), add_document(store)
+    assert queue.claim(second, "alice").claimed_by == "alice"
+    with pytest.raises(NotClaimed, match="claimed by alice"):
+        queue.claim(second, "bob")
+    clock.advance(TTL - 10)
+    again = queue.claim(second, "alice")  # a renewal, not a new claim
+    assert again.claim_expires_at == clock.now + dt.timedelta(seconds=TTL)
+    assert [e.reason for e in store.events(second)].count("claimed") == 1
+    assert queue.claim_next("bob") is not None
+    assert queue.item(first).claimed_by == "bob"
 
 
 # -- decisions -------------------------------------------------------------------------------
@@ -164,8 +217,7 @@ def test_approve_commits_once_with_source_review_and_an_audit_event(
     store: Store, queue: ReviewQueue, clock: Clock
 ) -> None:
     doc_hash = add_document(store)
-    queue.claim_next("alice")
-    row = queue.approve(doc_hash, "alice")
+    row = approve_checked(queue, doc_hash, "alice")
     assert (row.state, row.reason, row.source, row.reviewer) == (
         "committed",
         None,
@@ -208,6 +260,7 @@ def test_reject_makes_the_document_dead_with_the_reviewers_reason(
     store: Store, queue: ReviewQueue
 ) -> None:
     doc_hash = add_document(store)
+    queue.claim(doc_hash, "alice")
     with pytest.raises(ReviewRefused, match="needs a reason"):
         queue.reject(doc_hash, "alice", "  ")
     row = queue.reject(doc_hash, "alice", "an invoice, not a lease")
@@ -230,6 +283,7 @@ def test_a_document_waiting_for_its_password_cannot_be_approved(
     store: Store, queue: ReviewQueue
 ) -> None:
     doc_hash = add_document(store, reason=Reason.NEEDS_CREDENTIAL)
+    queue.claim(doc_hash, "alice")
     with pytest.raises(ReviewRefused, match="lease-parser unlock"):
         queue.approve(doc_hash, "alice")
     with pytest.raises(ReviewRefused, match="lease-parser unlock"):
@@ -245,7 +299,8 @@ def test_a_correction_commits_the_typed_value_and_records_what_changed(
 ) -> None:
     doc_hash = add_document(store)
     before = fields_json()
-    row = queue.correct(
+    row = correct_and_approve(
+        queue,
         doc_hash,
         "alice",
         {
@@ -263,20 +318,27 @@ def test_a_correction_commits_the_typed_value_and_records_what_changed(
     assert row.fields["lease_date"]["value"] == "2024-03-16"
     assert row.fields["currency"]["value"] == "USD"
     assert row.fields["tenant"] == before["tenant"]  # untouched fields stay as they were
+    # What changed, from → to; a value restated as it was is a confirmation.
     assert row.corrections == {
         "base_rent_monthly": {"from": "24062.50", "to": "24000.00"},
         "lease_date": {"from": "2024-03-15", "to": "2024-03-16"},
-        "cam_monthly": {"from": None, "to": None},
-        "currency": {"from": "USD", "to": "USD"},
+    }
+    assert row.field_sources is not None
+    assert {k: v for k, v in row.field_sources.items() if v != "pipeline"} == {
+        "base_rent_monthly": "corrected",
+        "lease_date": "corrected",
+        "cam_monthly": "confirmed",  # "not stated", and the pipeline had it empty
+        "currency": "confirmed",
     }
     assert (row.state, row.source, row.reviewer) == ("committed", "review", "alice")
     event = store.events(doc_hash)[-1]
-    assert (event.reason, event.detail) == ("corrected", {"corrections": row.corrections})
+    assert (event.reason, event.detail) == ("approved", {"corrections": row.corrections})
 
 
 def test_compound_fields_are_corrected_as_json(store: Store, queue: ReviewQueue) -> None:
     doc_hash = add_document(store)
-    row = queue.correct(
+    row = correct_and_approve(
+        queue,
         doc_hash,
         "alice",
         {
@@ -332,6 +394,7 @@ def test_a_bad_value_is_refused_with_the_reason(
     store: Store, queue: ReviewQueue, changes: dict[str, str], field: str, why: str
 ) -> None:
     doc_hash = add_document(store)
+    queue.claim(doc_hash, "alice")
     with pytest.raises(ReviewRefused) as refused:
         queue.correct(doc_hash, "alice", changes)
     assert field in [p.field for p in refused.value.problems]
@@ -339,12 +402,14 @@ def test_a_bad_value_is_refused_with_the_reason(
     row = store.document(doc_hash)
     assert row is not None
     assert (row.state, row.fields) == ("review", fields_json())  # nothing changed
+    assert store.decisions(doc_hash) == []  # nothing decided
 
 
 def test_every_bad_value_of_a_correction_is_reported_at_once(
     store: Store, queue: ReviewQueue
 ) -> None:
     doc_hash = add_document(store)
+    queue.claim(doc_hash, "alice")
     with pytest.raises(ReviewRefused) as refused:
         queue.correct(doc_hash, "alice", {"base_rent_monthly": "-1", "lease_date": "soon"})
     assert sorted(p.field for p in refused.value.problems) == ["base_rent_monthly", "lease_date"]
@@ -352,8 +417,11 @@ def test_every_bad_value_of_a_correction_is_reported_at_once(
 
 def test_an_unknown_field_or_a_malformed_pair_is_refused(store: Store, queue: ReviewQueue) -> None:
     doc_hash = add_document(store)
+    queue.claim(doc_hash, "alice")
     with pytest.raises(ReviewRefused, match="unknown field"):
         queue.correct(doc_hash, "alice", {"monthly_rent": "1"})
+    with pytest.raises(ReviewRefused, match="unknown field"):
+        queue.confirm(doc_hash, "alice", ["monthly_rent"])
     with pytest.raises(ValueError, match="not field=value"):
         parse_corrections(["base_rent_monthly 1"])
     assert parse_corrections(["tenant= Acme =Co ", "cam_monthly="]) == {
@@ -374,12 +442,15 @@ def test_a_schema_invalid_document_is_committed_only_once_its_problems_are_corre
     doc_hash = add_document(
         store, reason=Reason.SCHEMA_INVALID, fields=fields_json(values), problems=[problem]
     )
-    with pytest.raises(ReviewRefused, match="base_rent_monthly=") as refused:
+    queue.claim(doc_hash, "alice")
+    with pytest.raises(ReviewRefused, match="not checked: base_rent_monthly") as refused:
         queue.approve(doc_hash, "alice")
     assert [p.field for p in refused.value.problems] == ["base_rent_monthly"]
+    queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc."})
     with pytest.raises(ReviewRefused, match="base_rent_monthly"):
-        queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc."})
-    row = queue.correct(doc_hash, "alice", {"base_rent_monthly": "24062.50"})
+        queue.approve(doc_hash, "alice")
+    queue.correct(doc_hash, "alice", {"base_rent_monthly": "24062.50"})
+    row = queue.approve(doc_hash, "alice")
     assert row.fields is not None
     assert (row.state, row.fields["base_rent_monthly"]["value"]) == ("committed", "24062.50")
 
@@ -392,9 +463,12 @@ def test_inconsistent_stored_values_must_be_corrected_before_approval(
     doc_hash = add_document(
         store, reason=Reason.SCHEMA_INVALID, fields=fields_json(values), problems=[problem]
     )
+    queue.claim(doc_hash, "alice")
+    queue.confirm(doc_hash, "alice", ["term_months"])
     with pytest.raises(ReviewRefused, match="contradicts dates"):
         queue.approve(doc_hash, "alice")
-    assert queue.correct(doc_hash, "alice", {"term_months": "63"}).state == "committed"
+    queue.correct(doc_hash, "alice", {"term_months": "63"})
+    assert queue.approve(doc_hash, "alice").state == "committed"
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -404,7 +478,119 @@ def test_corrected_money_is_stored_as_the_exact_decimal_string(
 ) -> None:
     amount = Decimal(cents).scaleb(-2)
     doc_hash = add_document(store)
-    row = queue.correct(doc_hash, "alice", {"security_deposit": str(amount)})
+    row = correct_and_approve(queue, doc_hash, "alice", {"security_deposit": str(amount)})
     assert row.fields is not None
     assert row.fields["security_deposit"]["value"] == f"{amount:.2f}"
     assert Decimal(row.fields["security_deposit"]["value"]) == amount
+
+
+# -- field-level decisions ---------------------------------------------------------------------
+
+THREE_DOUBTS = [
+    FieldProblem(field="tenant", problem="confidence 0.71: single cue: preamble"),
+    FieldProblem(field="premises_address", problem="confidence 0.57: single cue"),
+    FieldProblem(field="landlord", problem="confidence 0.68: single cue: preamble"),
+]
+
+
+def test_correcting_one_field_commits_nothing_and_approve_names_the_unchecked_ones(
+    store: Store, queue: ReviewQueue
+) -> None:
+    """The first-contact report: correcting the tenant committed a 0.57 premises and a
+    0.68 landlord nobody had looked at, and a second correction was then refused."""
+    doc_hash = add_document(store, problems=THREE_DOUBTS)
+    queue.claim(doc_hash, "alice")
+    item = queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc. (DE)"})
+    assert item.state == "review"
+    assert item.unchecked == ["premises_address", "landlord"]  # in the item's order
+    with pytest.raises(ReviewRefused) as refused:
+        queue.approve(doc_hash, "alice")
+    assert "not checked: premises_address, landlord" in refused.value.message
+    assert [p.field for p in refused.value.problems] == ["premises_address", "landlord"]
+    assert "0.57" in refused.value.problems[0].problem  # why it was doubtful
+    item = queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, LLC"})  # again
+    queue.confirm(doc_hash, "alice", ["landlord"])
+    queue.correct(doc_hash, "alice", {"premises_address": ""})  # not stated
+    row = queue.approve(doc_hash, "alice")
+    assert row.fields is not None
+    assert row.field_sources is not None
+    assert row.fields["tenant"]["value"] == "Bluefin Analytics, LLC"
+    assert row.fields["premises_address"]["value"] is None
+    assert (row.field_sources["tenant"], row.field_sources["landlord"]) == (
+        "corrected",
+        "confirmed",
+    )
+    assert row.field_sources["premises_address"] == "corrected"  # it had a value
+    assert row.field_sources["base_rent_monthly"] == "pipeline"
+    assert store.commit_events(doc_hash) == 1
+
+
+def test_each_decision_is_kept_with_its_reviewer_and_time_and_renews_the_claim(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store, problems=THREE_DOUBTS)
+    queue.claim(doc_hash, "alice")
+    clock.advance(TTL - 5)
+    item = queue.confirm(doc_hash, "alice", ["tenant", "landlord"])
+    assert item.claim_expires_at == clock.now + dt.timedelta(seconds=TTL)
+    clock.advance(60)
+    queue.correct(doc_hash, "alice", {"landlord": "Harbor Point Owner II LLC"})  # changed mind
+    decisions = {d.field: d for d in store.decisions(doc_hash)}
+    assert sorted(decisions) == ["landlord", "tenant"]
+    assert (decisions["tenant"].decision, decisions["tenant"].reviewer) == ("confirmed", "alice")
+    assert decisions["landlord"].decision == "corrected"
+    assert decisions["landlord"].value == "Harbor Point Owner II LLC"
+    assert decisions["landlord"].decided_at > decisions["tenant"].decided_at
+
+
+def test_decisions_outlive_a_lapsed_claim_and_keep_their_author(
+    store: Store, queue: ReviewQueue, clock: Clock
+) -> None:
+    doc_hash = add_document(store, problems=THREE_DOUBTS)
+    queue.claim(doc_hash, "alice")
+    queue.confirm(doc_hash, "alice", ["tenant", "landlord"])
+    clock.advance(TTL + 1)
+    item = queue.claim(doc_hash, "bob")
+    assert item.unchecked == ["premises_address"]
+    assert item.decisions["tenant"].reviewer == "alice"
+    queue.confirm(doc_hash, "bob", ["premises_address"])
+    row = queue.approve(doc_hash, "bob")
+    assert row.reviewer == "bob"
+    authors = {d.field: d.reviewer for d in store.decisions(doc_hash)}
+    assert authors == {"tenant": "alice", "landlord": "alice", "premises_address": "bob"}
+
+
+def test_a_correction_that_breaks_the_dates_is_refused_and_an_old_conflict_is_not(
+    store: Store, queue: ReviewQueue
+) -> None:
+    values = {**VALID_VALUES, "term_months": "36"}  # contradicts the dates already
+    problem = FieldProblem(field="term_months", problem="term of 36 months contradicts dates")
+    doc_hash = add_document(
+        store, reason=Reason.SCHEMA_INVALID, fields=fields_json(values), problems=[problem]
+    )
+    queue.claim(doc_hash, "alice")
+    queue.correct(doc_hash, "alice", {"tenant": "Bluefin Analytics, Inc."})  # unrelated: fine
+    with pytest.raises(ReviewRefused, match="is not after commencement") as refused:
+        queue.correct(doc_hash, "alice", {"commencement_date": "2030-01-01"})
+    assert [p.field for p in refused.value.problems] == ["expiration_date"]
+
+
+def test_a_new_stay_in_review_starts_with_no_decisions(store: Store, queue: ReviewQueue) -> None:
+    doc_hash = add_document(store)
+    queue.claim(doc_hash, "alice")
+    queue.confirm(doc_hash, "alice", ["base_rent_monthly"])
+    queue.release(doc_hash, "alice")
+    assert store.reset_to_pending(doc_hash, "ops")
+    store.finish(
+        doc_hash,
+        "sub-again",
+        Outcome(
+            state=DocumentState.REVIEW,
+            reason=Reason.LOW_CONFIDENCE,
+            fields=fields_json(),
+            problems=[{"field": "base_rent_monthly", "problem": "confidence 0.60"}],
+        ),
+    )
+    item = queue.item(doc_hash)
+    assert (item.decisions, item.unchecked) == ({}, ["base_rent_monthly"])
+    assert len(store.decisions(doc_hash)) == 1  # the earlier stay's decision stays on record

@@ -12,7 +12,7 @@ import pytest
 from lease_parser.errors import Reason
 from lease_parser.migrations import head_revisions
 from lease_parser.store import DocumentState, Outcome, Store, SubmissionState, as_utc
-from tests.store_helpers import add_document, fields_json
+from tests.store_helpers import add_document, claim_and_reject, fields_json
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def test_a_requeued_rejected_document_starts_over(store: Store) -> None:
     from lease_parser.review import ReviewQueue
 
     doc_hash = add_document(store)
-    ReviewQueue(store).reject(doc_hash, "bob", "illegible scan")
+    claim_and_reject(ReviewQueue(store), doc_hash, "bob", "illegible scan")
     assert store.reset_to_pending(doc_hash, actor="dead requeue")
     store.register_submission("again", "better-scan.pdf", doc_hash)
     outcome = Outcome(state=DocumentState.COMMITTED, fields=fields_json())

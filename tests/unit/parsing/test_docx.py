@@ -184,3 +184,22 @@ def test_numbering_through_a_paragraph_style() -> None:
 )
 def test_format_number(n: int, fmt: str, out: str) -> None:
     assert format_number(n, fmt) == out
+
+
+def test_marks_show_tracked_changes_and_hide_nothing_the_pipeline_reads() -> None:
+    from lease_parser.parsing.docx import DEL_CLOSE, DEL_OPEN, INS_CLOSE, INS_OPEN, parse_docx
+
+    data = fixture_bytes("tracked_changes.docx")
+    plain = parse_docx(data, ParseLimits())
+    marked = parse_docx(data, ParseLimits(), marks=True)
+    text = marked.pages[0].text
+    assert DEL_OPEN in text
+    assert INS_OPEN in text
+    accepted = []
+    deleted = False
+    for char in text:
+        if char in (DEL_OPEN, DEL_CLOSE):
+            deleted = char == DEL_OPEN
+        elif char not in (INS_OPEN, INS_CLOSE) and not deleted:
+            accepted.append(char)
+    assert " ".join("".join(accepted).split()) == " ".join(plain.pages[0].text.split())

@@ -17,7 +17,7 @@ from lease_parser.parsing import (
     apply_ocr,
     parse_document,
 )
-from lease_parser.parsing.ocr import words_to_text
+from lease_parser.parsing.ocr import BOX_SCALE, words_to_text
 from tests.unit.parsing.conftest import fixture_bytes
 
 FIRST = "This Lease is made between Harbor Point Holdings LLC as Landlord"
@@ -42,6 +42,20 @@ def _assert_words_located(document: Document) -> None:
             assert 0 <= start < end <= len(page.text)
             assert 0 <= confidence <= 100
             assert page.text[start:end].strip() == page.text[start:end]
+        # Every located word has its box on the page (the workspace draws citations so).
+        assert len(page.word_boxes) == len(page.word_confidences)
+        for left, top, right, bottom in page.word_boxes:
+            assert 0 <= left < right <= BOX_SCALE
+            assert 0 <= top < bottom <= BOX_SCALE
+        # Words of one line read left to right at one height.
+        first_line = page.text.split("\n", 1)[0]
+        on_line = [
+            box
+            for (start, _e, _c), box in zip(page.word_confidences, page.word_boxes, strict=True)
+            if start < len(first_line)
+        ]
+        assert [b[0] for b in on_line] == sorted(b[0] for b in on_line)
+        assert max(b[1] for b in on_line) - min(b[1] for b in on_line) < 200
 
 
 @pytest.mark.parametrize(
@@ -67,7 +81,10 @@ def test_image_files_are_ocrd_page_per_frame(name: str, expected: list[str]) -> 
         assert page.quality.ocr_confidence > 85
         assert page.quality.ocr_low_confidence_ratio is not None
         assert page.quality.ocr_low_confidence_ratio < 0.1
+        # The turn that made the page readable is kept: its word boxes are on that image.
+        assert (page.ocr_rotation != 0) == ("rotated" in name)
     _assert_words_located(document)
+    assert Document.from_json(document.to_json()) == document  # boxes survive storage
 
 
 def test_only_the_pages_needing_ocr_are_replaced() -> None:
@@ -98,6 +115,7 @@ def test_ocr_repairs_a_broken_font_encoding(name: str) -> None:
 def test_sideways_scan_in_a_pdf_is_read_upright() -> None:
     (page,) = _ocr("rotated_scan.pdf").pages
     assert _flat(page.text).startswith(FIRST)
+    assert page.ocr_rotation in (90, 270)
     assert page.quality.ocr_confidence is not None
     assert page.quality.ocr_confidence > 85
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lease_parser.parsing.text import normalize_text
+from lease_parser.parsing.text import _image, align_offsets, normalize_text
 
 
 @pytest.mark.parametrize(
@@ -65,3 +67,50 @@ def test_normalize_text_never_raises_and_leaves_no_control_characters(raw: str) 
     out = normalize_text(raw)
     assert not any(ch in out for ch in "\r\t\x00\u00a0\u200b\u00ad")
     assert out == out.strip()
+
+
+# What page text is made of: letters, digits, punctuation, the characters normalisation
+# rewrites or removes, and combining marks.
+_PAGE_TEXT = st.lists(
+    st.one_of(
+        _TRICKY,
+        st.sampled_from(list("\ufb00\ufb03\u201c\u201d\u2019\u2013\u00e9 .,;:()'\"")),
+        st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+    ),
+    max_size=120,
+).map("".join)
+
+
+@pytest.mark.parametrize(
+    ("raw", "cited"),
+    [
+        pytest.param("Base\u00a0Rent:  $\u00a015,000 a month", "$15,000", id="spaces"),
+        pytest.param("the com-\nmencement date", "commencement", id="hyphenation"),
+        pytest.param("the \ufb01rst \u201cTerm\u201d", 'first "Term"', id="ligature"),
+        pytest.param("x\r\n\r\n\r\ny Cafe\u0301", "Café", id="NFC composition"),
+    ],
+)
+def test_a_citation_maps_back_to_the_characters_it_was_read_from(raw: str, cited: str) -> None:
+    text = normalize_text(raw)
+    start = text.index(cited)
+    offsets = align_offsets(raw, text)[start : start + len(cited)]
+    first, end = offsets[0], offsets[-1] + 1
+    while end < len(raw) and unicodedata.combining(raw[end]):
+        end += 1
+    assert normalize_text(raw[first:end]) == cited
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PAGE_TEXT)
+def test_every_normalised_character_maps_in_order_to_a_source_character_that_makes_it(
+    raw: str,
+) -> None:
+    text = normalize_text(raw)
+    offsets = align_offsets(raw, text)
+    assert len(offsets) == len(text)
+    assert -1 not in offsets
+    assert offsets == sorted(offsets)
+    for char, at in zip(text, offsets, strict=True):
+        image = _image(raw[at])
+        base = unicodedata.normalize("NFD", char)[:1]  # "é" composed from "e" and U+0301
+        assert char in image or base in image or (char == "\n" and raw[at] == "\r")

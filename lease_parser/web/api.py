@@ -1,0 +1,306 @@
+"""The HTTP API for ingestion services, under ``/v1`` (schema: ``/v1/openapi.json``).
+
+Submission is idempotent on content: a document whose hash the store already knows is
+never submitted again; the answer is its record with ``"duplicate": true`` and its real
+state (so content already committed never reads "pending"). A first submission answers
+``202`` with ``"state": "pending"``; poll ``GET /v1/documents/{hash}``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import hashlib
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from lease_parser.errors import DocumentTooLarge, EmptyDocument
+from lease_parser.parsing.base import SourceFormat
+from lease_parser.parsing.detect import detect_format
+from lease_parser.pipeline.submit import submit_document
+from lease_parser.records import api_document, content_hash, find_document
+from lease_parser.storage import fetch, hash_object
+from lease_parser.store import DocumentRow, DocumentState, as_utc
+from lease_parser.web.auth import ApiCaller, api_caller
+from lease_parser.web.context import WebContext, context
+from lease_parser.web.errors import ApiError
+
+router = APIRouter(prefix="/v1", tags=["documents"], dependencies=[Depends(api_caller)])
+
+MAX_PAGE = 500
+
+
+class SubmitRequest(BaseModel):
+    key: str = Field(min_length=1, max_length=1024, description="object key in LEASE_OBJECT_STORE")
+    hash: str | None = Field(
+        default=None,
+        description="SHA-256 of the content (hex); computed from the object if omitted",
+    )
+
+
+class Submitted(BaseModel):
+    doc_hash: str
+    doc_key: str
+    state: str = Field(description="pending for a new submission, else the document's state")
+    reason: str | None = None
+    duplicate: bool = Field(description="true when this content was submitted before")
+    task_id: str | None = Field(default=None, description="set for a new submission")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable, machine-readable")
+    message: str
+
+
+class DocumentRecord(BaseModel):
+    """State, reason, and the abstraction: each field's value, confidence, provenance and
+    (once committed) source: pipeline, confirmed or corrected."""
+
+    doc_hash: str
+    doc_key: str
+    key_version: int
+    state: str
+    reason: str | None
+    detail: str | None
+    kind: str | None
+    confidence: float | None
+    source: str | None
+    reviewer: str | None
+    pages: int | None
+    submitted_at: str | None
+    finished_at: str | None
+    reviewed_at: str | None
+    state_changed_at: str | None
+    problems: list[dict[str, Any]]
+    corrections: dict[str, Any]
+    fields: dict[str, Any]
+
+
+class DocumentPage(BaseModel):
+    documents: list[DocumentRecord]
+    next_cursor: str | None = Field(
+        description="pass as cursor= for the next page; null at the end"
+    )
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 413, 415, 422, 503)
+}
+
+
+def _submitted(row: DocumentRow) -> JSONResponse:
+    body = Submitted(
+        doc_hash=row.doc_hash,
+        doc_key=row.doc_key,
+        state=row.state,
+        reason=row.reason,
+        duplicate=True,
+    )
+    return JSONResponse(body.model_dump(), status_code=200, headers=_location(row.doc_hash))
+
+
+def _location(doc_hash: str) -> dict[str, str]:
+    return {"Location": f"/v1/documents/{doc_hash}"}
+
+
+def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONResponse:
+    known = ctx.store.document(doc_hash)
+    if known is not None:
+        return _submitted(known)
+    receipt = submit_document(ctx.celery, key, doc_hash, actor=actor)
+    body = Submitted(
+        doc_hash=receipt.doc_hash,
+        doc_key=receipt.doc_key,
+        state=receipt.state,
+        duplicate=False,
+        task_id=receipt.task_id,
+    )
+    return JSONResponse(body.model_dump(), status_code=202, headers=_location(receipt.doc_hash))
+
+
+@router.post(
+    "/documents",
+    status_code=202,
+    response_model=Submitted,
+    responses={200: {"model": Submitted, "description": "already submitted"}, **ERRORS},
+    summary="Submit an object already in the object store",
+)
+def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSONResponse:
+    ctx = context(request)
+    size = ctx.objects.size(body.key)  # 404 for a missing key, before anything is recorded
+    if size > ctx.settings.max_document_bytes:
+        raise DocumentTooLarge(
+            f"{size} bytes, limit {ctx.settings.max_document_bytes}", key=body.key
+        )
+    doc_hash = content_hash(body.hash) if body.hash else hash_object(ctx.objects, body.key)
+    return _submit(ctx, body.key, doc_hash, caller)
+
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def upload_key(doc_hash: str, filename: str | None) -> str:
+    """``uploads/HASH[/name]``: content-addressed; the client's file name (cleaned, never a
+    path) kept for the people who read the key."""
+    name = _SAFE_NAME.sub("_", (filename or "").rsplit("/", 1)[-1].rsplit("\\", 1)[-1])
+    name = name.strip("._")[:100]
+    return f"uploads/{doc_hash}/{name}" if name else f"uploads/{doc_hash}"
+
+
+@router.post(
+    "/documents/upload",
+    status_code=202,
+    response_model=Submitted,
+    responses={200: {"model": Submitted, "description": "already submitted"}, **ERRORS},
+    summary="Store the bytes under their content hash and submit them",
+)
+def submit_upload(
+    request: Request,
+    caller: ApiCaller,
+    file: Annotated[UploadFile, File(description="the lease: PDF, DOCX, PNG, JPEG or TIFF")],
+) -> JSONResponse:
+    ctx = context(request)
+    data = file.file.read(ctx.settings.max_document_bytes + 1)
+    if len(data) > ctx.settings.max_document_bytes:
+        raise DocumentTooLarge(f"over {ctx.settings.max_document_bytes} bytes")
+    if not data:
+        raise EmptyDocument("the upload is empty (zero bytes)")
+    doc_hash = hashlib.sha256(data).hexdigest()
+    known = ctx.store.document(doc_hash)
+    if known is not None:
+        return _submitted(known)
+    key = upload_key(doc_hash, file.filename)
+    ctx.objects.put(key, data)
+    return _submit(ctx, key, doc_hash, caller)
+
+
+@router.get(
+    "/documents/{doc_hash}",
+    response_model=DocumentRecord,
+    responses=ERRORS,
+    summary="A document's state, reason and abstraction",
+)
+def get_document(doc_hash: str, request: Request) -> dict[str, Any]:
+    return api_document(find_document(context(request).store, doc_hash))
+
+
+def _cursor(row: DocumentRow) -> str:
+    raw = f"{as_utc(row.state_changed_at).isoformat()}|{row.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _after(cursor: str | None) -> tuple[dt.datetime, int] | None:
+    if not cursor:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        when, row_id = raw.rsplit("|", 1)
+        return as_utc(dt.datetime.fromisoformat(when)), int(row_id)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise ApiError(422, "invalid_cursor", "cursor is not one this API gave out") from None
+
+
+def _since(text: str | None) -> dt.datetime | None:
+    if not text:
+        return None
+    try:
+        return as_utc(dt.datetime.fromisoformat(text))
+    except ValueError:
+        raise ApiError(
+            422, "invalid_request", f"since={text!r} is not an ISO date or datetime"
+        ) from None
+
+
+@router.get(
+    "/documents",
+    response_model=DocumentPage,
+    responses=ERRORS,
+    summary="Documents by when they entered their state, oldest first, a page at a time",
+)
+def list_documents(
+    request: Request,
+    state: Annotated[list[DocumentState] | None, Query(description="repeatable")] = None,
+    since: Annotated[str | None, Query(description="ISO date or datetime (UTC)")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+) -> dict[str, Any]:
+    """A document that changes state later appears again, at its new place: polling with
+    the last cursor (or ``since``) is a feed of changes."""
+    rows = list(
+        context(request).store.documents(
+            states=[s.value for s in state or []],
+            since=_since(since),
+            after=_after(cursor),
+            limit=limit + 1,
+        )
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        "documents": [api_document(row) for row in rows],
+        "next_cursor": _cursor(rows[-1]) if more else None,
+    }
+
+
+CONTENT_TYPES = {
+    SourceFormat.PDF: "application/pdf",
+    SourceFormat.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
+IMAGE_TYPES = {
+    b"\x89PNG": "image/png",
+    b"\xff\xd8\xff": "image/jpeg",
+    b"II*\x00": "image/tiff",
+    b"MM\x00*": "image/tiff",
+}
+
+
+def content_type(data: bytes) -> str:
+    """From the bytes, like the parser (never the key's name)."""
+    for magic, kind in IMAGE_TYPES.items():
+        if data.startswith(magic):
+            return kind
+    try:
+        return CONTENT_TYPES.get(detect_format(data), "application/octet-stream")
+    except Exception:  # an unsupported or empty file is still the caller's original
+        return "application/octet-stream"
+
+
+def source_response(ctx: WebContext, row: DocumentRow) -> Response:
+    """The original bytes, checked against the hash, with their content type."""
+    fetched = fetch(ctx.objects, row.doc_key, ctx.settings.max_document_bytes)
+    if fetched.sha256 != row.doc_hash:
+        raise ApiError(
+            409, "hash_mismatch", "the object under this key changed after it was submitted"
+        )
+    kind = content_type(fetched.data)
+    name = _SAFE_NAME.sub("_", row.doc_key.rsplit("/", 1)[-1]) or row.doc_hash
+    inline = kind == "application/pdf" or kind.startswith("image/")
+    disposition = f'{"inline" if inline else "attachment"}; filename="{name}"'
+    return Response(
+        fetched.data,
+        media_type=kind,
+        headers={
+            "Content-Disposition": disposition,
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "private, max-age=86400, immutable",
+        },
+    )
+
+
+@router.get(
+    "/documents/{doc_hash}/source",
+    responses={200: {"content": {"application/pdf": {}}}, **ERRORS},
+    response_class=Response,
+    summary="The original bytes, with their content type",
+)
+def get_source(doc_hash: str, request: Request) -> Response:
+    ctx = context(request)
+    return source_response(ctx, find_document(ctx.store, doc_hash))
+
+
+__all__ = ["router", "source_response", "upload_key"]

@@ -1,0 +1,131 @@
+"""What the web app shares between requests: settings, tokens, the store, the object store,
+the review queue, the Celery app (for submissions) and a small cache of open documents.
+
+Built once by ``create_app`` (the edge) and kept on ``app.state``; every handler reaches it
+through ``context(request)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from fastapi import Request
+
+from lease_parser.parsing import Document
+from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.review import ReviewQueue
+from lease_parser.settings import Settings
+from lease_parser.storage import ObjectStore, derived_key, fetch
+from lease_parser.store import Store
+from lease_parser.viewer import ImageView, TextView, open_view
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+# Documents kept open for page images and highlights (a reviewer scrolls one item's pages;
+# a few reviewers work at once). Bounded by count and bytes.
+CACHED_DOCUMENTS = 8
+CACHED_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class OpenDocument:
+    """A document's bytes (hash checked), the pipeline's OCR'd pages, and its view."""
+
+    data: bytes
+    ocr: Document | None
+    view: ImageView | TextView
+
+
+@dataclass
+class WebContext:
+    settings: Settings
+    _documents: OrderedDict[str, OpenDocument] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @cached_property
+    def tokens(self) -> dict[str, str]:
+        return self.settings.api_token_names()
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_for(self.settings)
+
+    @property
+    def store(self) -> Store:
+        return self.runtime.store
+
+    @property
+    def objects(self) -> ObjectStore:
+        return self.runtime.objects
+
+    @cached_property
+    def queue(self) -> ReviewQueue:
+        return ReviewQueue(self.store, self.settings.review_claim_ttl)
+
+    @cached_property
+    def celery(self) -> Celery:
+        from lease_parser.pipeline.app import create_app
+
+        return create_app(self.settings)
+
+    def caller(self, token: str) -> str | None:
+        """The name a token belongs to; compared in constant time, every token each time."""
+        found = None
+        for known, name in self.tokens.items():
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = name
+        return found
+
+    def token_id(self, name: str) -> str | None:
+        """A fingerprint of ``name``'s current token: a session signed in with a token that
+        has since been removed or changed stops working."""
+        for token, owner in self.tokens.items():
+            if owner == name:
+                return hashlib.sha256(token.encode()).hexdigest()[:16]
+        return None
+
+    def document(self, doc_hash: str, doc_key: str) -> OpenDocument:
+        """The document's bytes (checked against its hash) and its view, cached."""
+        with self._lock:
+            if doc_hash in self._documents:
+                self._documents.move_to_end(doc_hash)
+                return self._documents[doc_hash]
+        fetched = fetch(self.objects, doc_key, self.settings.max_document_bytes)
+        if fetched.sha256 != doc_hash:
+            from lease_parser.errors import HashMismatch
+
+            raise HashMismatch(
+                "the object under this key changed after it was submitted",
+                key=doc_key,
+            )
+        ocr = self._ocr_document(doc_hash)
+        opened = OpenDocument(
+            fetched.data, ocr, open_view(fetched.data, ocr, self.settings.parse_limits())
+        )
+        with self._lock:
+            self._documents[doc_hash] = opened
+            while len(self._documents) > CACHED_DOCUMENTS or (
+                len(self._documents) > 1
+                and sum(len(d.data) for d in self._documents.values()) > CACHED_BYTES
+            ):
+                self._documents.popitem(last=False)
+        return opened
+
+    def _ocr_document(self, doc_hash: str) -> Document | None:
+        key = derived_key(doc_hash, "ocr-document.json")
+        if not self.objects.exists(key):
+            return None
+        return Document.from_json(b"".join(self.objects.iter_chunks(key)))
+
+
+def context(request: Request) -> WebContext:
+    ctx = request.app.state.context
+    assert isinstance(ctx, WebContext)
+    return ctx

@@ -1,0 +1,244 @@
+"""What the item page shows: the document's pages and, per field, its value, probability,
+why it is doubtful, what was decided, and where it was read (boxes or a text range).
+
+Doubtful fields come first (in the order the pipeline listed them), then the rest in
+FIELDS.md order. A problem may carry a reason code (``kind``) and a field may carry more
+than one cited span (``inputs``: a value derived from several statements): both are shown
+when present.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from lease_parser.decisions import FieldDecision
+from lease_parser.model import FIELD_NAMES
+from lease_parser.review import ReviewItem
+from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
+
+LABELS = {
+    "landlord": "Landlord",
+    "tenant": "Tenant",
+    "premises_address": "Premises address",
+    "rentable_sqft": "Rentable area (sq ft)",
+    "lease_date": "Lease date",
+    "commencement_date": "Commencement date",
+    "expiration_date": "Expiration date",
+    "term_months": "Term (months)",
+    "base_rent_monthly": "Base rent, monthly",
+    "base_rent_annual": "Base rent, annual",
+    "rent_schedule": "Rent schedule",
+    "escalation": "Escalation",
+    "cam_monthly": "CAM, monthly",
+    "tenant_share_percent": "Tenant's share (%)",
+    "security_deposit": "Security deposit",
+    "renewal_option_count": "Renewal options",
+    "renewal_term_months": "Renewal term (months)",
+    "currency": "Currency",
+}
+HINTS = {
+    "lease_date": "YYYY-MM-DD",
+    "commencement_date": "YYYY-MM-DD",
+    "expiration_date": "YYYY-MM-DD",
+    "rentable_sqft": "a number, e.g. 8750",
+    "term_months": "whole months, e.g. 60",
+    "renewal_option_count": "a whole number",
+    "renewal_term_months": "whole months",
+    "tenant_share_percent": "a percent, e.g. 12.5",
+    "currency": "ISO 4217, e.g. USD",
+}
+# The reason codes of problems (model.ProblemKind) as a reviewer reads them.
+PROBLEM_KINDS = {
+    "invalid": "invalid",
+    "failed_relation": "contradicts another value",
+    "rival_value": "the lease states another value",
+    "stated_not_read": "stated in the lease, not read",
+    "caveat": "wording leaves it open",
+    "low_probability": "low probability",
+    "document": "the document",
+}
+MONEY = frozenset({"base_rent_monthly", "base_rent_annual", "cam_monthly", "security_deposit"})
+STEP_COLUMNS = ("start", "end", "monthly", "annual", "per_sqft_annual")
+ESCALATION_KINDS = ("fixed_percent", "fixed_amount", "cpi", "schedule", "none")
+EMPTY_STEP_ROWS = 2  # blank rows under a schedule's steps, to add periods without a script
+
+
+@dataclass
+class FieldRow:
+    name: str
+    label: str
+    value: Any  # the value approve would commit (the reviewer's, if they set one)
+    pipeline_value: Any
+    confidence: float | None
+    page: int | None
+    snippet: str | None
+    problems: list[dict[str, str]]
+    decision: FieldDecision | None
+    highlights: list[dict[str, Any]]
+    spans: list[list[int]]  # [page, start, end] of each cited span
+    errors: list[str] = field(default_factory=list)
+    entered: dict[str, Any] | None = None  # what the reviewer typed, shown again on an error
+
+    @property
+    def label_hint(self) -> str:
+        if self.name in MONEY:
+            return "amount, e.g. 24062.50"
+        return HINTS.get(self.name, "")
+
+    @property
+    def kind(self) -> str:
+        if self.name == "rent_schedule":
+            return "schedule"
+        return "escalation" if self.name == "escalation" else "text"
+
+    @property
+    def doubtful(self) -> bool:
+        return bool(self.problems)
+
+    @property
+    def unchecked(self) -> bool:
+        return self.doubtful and self.decision is None
+
+    @property
+    def corrected(self) -> bool:
+        return self.decision is not None and self.value != self.pipeline_value
+
+    @property
+    def display(self) -> str:
+        return display_value(self.name, self.value)
+
+    @property
+    def pipeline_display(self) -> str:
+        return display_value(self.name, self.pipeline_value)
+
+    @property
+    def text_input(self) -> str:
+        if self.entered is not None:
+            return str(self.entered.get("value", ""))
+        return "" if self.value is None else str(self.value)
+
+    @property
+    def steps(self) -> list[dict[str, str]]:
+        """Rows for the schedule editor: the entered ones after an error, else the value's."""
+        rows = self.entered.get("steps") if self.entered else None
+        if rows is None:
+            rows = [
+                {c: "" if s.get(c) is None else str(s.get(c)) for c in STEP_COLUMNS}
+                for s in (self.value or [])
+            ]
+        return [*rows, *(dict.fromkeys(STEP_COLUMNS, "") for _ in range(EMPTY_STEP_ROWS))]
+
+    @property
+    def escalation_form(self) -> dict[str, str]:
+        if self.entered is not None:
+            return {k: str(v) for k, v in self.entered.items()}
+        value = self.value or {}
+        rate = value.get("rate")
+        return {"kind": str(value.get("kind") or ""), "rate": "" if rate is None else str(rate)}
+
+
+def display_value(name: str, value: Any) -> str:
+    """A value as a reviewer reads it; the page escapes it (it is lease text)."""
+    if value is None:
+        return "not stated"
+    if name == "escalation" and isinstance(value, dict):
+        rate = value.get("rate")
+        return str(value.get("kind")) + (f" {rate}" if rate is not None else "")
+    if name == "rent_schedule" and isinstance(value, list):
+        return f"{len(value)} period(s)"
+    if name in MONEY:
+        return f"{value}"
+    return str(value) if not isinstance(value, list | dict) else json.dumps(value)
+
+
+def _problems_of(item: ReviewItem) -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = {}
+    for problem in item.problems:
+        name = str(problem.get("field"))
+        kind = str(problem.get("kind") or "")
+        out.setdefault(name, []).append(
+            {
+                "text": str(problem.get("problem", "")),
+                "kind": PROBLEM_KINDS.get(kind, kind.replace("_", " ")),
+                "page": str(problem.get("page") or ""),
+            }
+        )
+    return out
+
+
+def document_problems(item: ReviewItem) -> list[dict[str, str]]:
+    """Problems about the document as a whole (a blank form, too few fields stated)."""
+    return [
+        problem
+        for name, problems in _problems_of(item).items()
+        if name not in FIELD_NAMES
+        for problem in problems
+    ]
+
+
+def cited_spans(stored: dict[str, Any]) -> list[Span]:
+    """The citation and, for a value derived from several statements, each input's."""
+    provenances = [stored.get("provenance"), *(stored.get("inputs") or [])]
+    return [Span(int(p["page"]), int(p["start"]), int(p["end"])) for p in provenances if p]
+
+
+def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[FieldRow]:
+    problems = _problems_of(item)
+    draft = item.draft()
+    rows = []
+    for name in FIELD_NAMES:
+        stored = item.fields.get(name) or {}
+        provenance = stored.get("provenance") or {}
+        spans = cited_spans(stored)
+        # "Stated, not read" has no citation, only the page where the lease states it.
+        pages = [int(p["page"]) for p in problems.get(name, []) if p["page"]]
+        rows.append(
+            FieldRow(
+                name=name,
+                label=LABELS.get(name, name),
+                value=draft[name]["value"],
+                pipeline_value=stored.get("value"),
+                confidence=stored.get("confidence") if stored else None,
+                page=provenance.get("page") or (pages[0] if pages else None),
+                snippet=provenance.get("text"),
+                problems=problems.get(name, []),
+                decision=item.decisions.get(name),
+                highlights=[highlights[s].to_json() for s in spans if s in highlights],
+                spans=[[s.page, s.start, s.end] for s in spans],
+            )
+        )
+    order = [str(p.get("field")) for p in item.problems]
+    return sorted(rows, key=lambda r: order.index(r.name) if r.name in order else len(order))
+
+
+def all_spans(item: ReviewItem) -> list[Span]:
+    return [s for name in FIELD_NAMES for s in cited_spans(item.fields.get(name) or {})]
+
+
+@dataclass
+class DocumentPane:
+    """The left side: page images (with sizes, for a stable layout) or text pages."""
+
+    kind: str  # "images" | "text" | "none"
+    pages: list[PageSize] = field(default_factory=list)
+    text_pages: list[list[Segment]] = field(default_factory=list)
+    note: str | None = None  # why there is nothing to show
+
+
+def text_pane(view: TextView, item: ReviewItem) -> DocumentPane:
+    return DocumentPane("text", text_pages=view.text_pages(all_spans(item)))
+
+
+def next_focus(rows: list[FieldRow], after: str | None) -> str:
+    """Where the keyboard goes next: the next unchecked doubtful field after ``after``
+    (wrapping round), else the approve button."""
+    names = [r.name for r in rows if r.unchecked]
+    if not names:
+        return "approve"
+    if after in names or after is None:
+        return names[0] if after is None else names[(names.index(after) + 1) % len(names)]
+    order = [r.name for r in rows]
+    later = [n for n in names if after in order and order.index(n) > order.index(after)]
+    return later[0] if later else names[0]

@@ -1,0 +1,174 @@
+// The reviewers' workspace: keyboard work and citation highlights. Lease text is never
+// written as HTML here (no innerHTML): only classes, positions and focus change.
+"use strict";
+
+(function () {
+  const item = document.querySelector(".item");
+  const fields = Array.from(document.querySelectorAll(".field"));
+  let active = null;
+
+  function parse(el, name) {
+    try { return JSON.parse(el.dataset[name] || "[]"); } catch (e) { return []; }
+  }
+
+  function clearHighlights() {
+    document.querySelectorAll(".hl-box").forEach((box) => box.remove());
+    document.querySelectorAll(".hl").forEach((seg) => seg.classList.remove("hl"));
+  }
+
+  function highlight(field) {
+    clearHighlights();
+    let first = null;
+    for (const spot of parse(field, "highlights")) {
+      const page = document.getElementById("page-" + spot.page);
+      if (!page) continue;
+      for (const [left, top, right, bottom] of spot.boxes) {
+        const box = document.createElement("div");
+        box.className = "hl-box";
+        box.style.left = (left * 100) + "%";
+        box.style.top = (top * 100) + "%";
+        box.style.width = ((right - left) * 100) + "%";
+        box.style.height = ((bottom - top) * 100) + "%";
+        page.appendChild(box);
+        first = first || box;
+      }
+      first = first || page;
+    }
+    for (const [pageNo, start, end] of parse(field, "spans")) {
+      const page = document.querySelector("article.text-page#page-" + pageNo);
+      if (!page) continue;
+      page.querySelectorAll("[data-s]").forEach((seg) => {
+        const s = Number(seg.dataset.s), e = Number(seg.dataset.e);
+        if (s >= 0 && s >= start && e <= end) {
+          seg.classList.add("hl");
+          first = first || seg;
+        }
+      });
+    }
+    // Nothing cited (a field stated but not read): its page, if the pipeline named one.
+    first = first || (field.dataset.page && document.getElementById("page-" + field.dataset.page));
+    if (first) first.scrollIntoView({ block: "center", behavior: "auto" });
+  }
+
+  function activate(field, focus) {
+    if (!field) return;
+    if (active) active.classList.remove("active");
+    active = field;
+    field.classList.add("active");
+    if (focus && document.activeElement !== field) field.focus({ preventScroll: false });
+    highlight(field);
+  }
+
+  function move(step) {
+    const at = active ? fields.indexOf(active) : -1;
+    const next = fields[Math.min(fields.length - 1, Math.max(0, at + step))];
+    activate(next, true);
+    next.scrollIntoView({ block: "nearest" });
+  }
+
+  function submit(selector) {
+    const form = active && active.querySelector(selector);
+    if (form) form.requestSubmit();
+  }
+
+  function edit() {
+    const details = active && active.querySelector("details.edit");
+    if (!details) return;
+    details.open = true;
+    const input = details.querySelector("input:not([type=hidden]), select");
+    if (input) { input.focus(); if (input.select) input.select(); }
+  }
+
+  fields.forEach((field) => {
+    field.addEventListener("focusin", () => { if (active !== field) activate(field, false); });
+    field.addEventListener("click", (event) => {
+      if (event.target.closest("form, details, a")) return;
+      activate(field, true);
+    });
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const typing = event.target.closest && event.target.closest("input, select, textarea");
+    if (typing) {
+      if (event.key === "Escape") {
+        const details = event.target.closest("details.edit");
+        if (details) details.open = false;
+        const field = event.target.closest(".field");
+        if (field) field.focus();
+        else event.target.blur();
+      }
+      return;
+    }
+    const key = event.key;
+    const onField = event.target.classList && event.target.classList.contains("field");
+    const handlers = {
+      j: () => move(1), ArrowDown: () => move(1),
+      k: () => move(-1), ArrowUp: () => move(-1),
+      c: () => submit("form.confirm-form"),
+      n: () => submit("form.not-stated-form"),
+      e: edit,
+      a: () => { const b = document.getElementById("approve"); if (b) b.form.requestSubmit(); },
+      r: () => { const r = document.getElementById("reject-reason"); if (r) r.focus(); },
+      "?": () => toggleHelp(),
+    };
+    if (key === "Enter" && onField) { event.preventDefault(); edit(); return; }
+    if (!fields.length && !["?"].includes(key)) return;
+    if (handlers[key]) { event.preventDefault(); handlers[key](); }
+  });
+
+  function toggleHelp() {
+    const keys = document.getElementById("keys");
+    if (keys) keys.hidden = !keys.hidden;
+  }
+  document.querySelectorAll("[data-help]").forEach((b) => b.addEventListener("click", toggleHelp));
+
+  // "Add a period" in the rent schedule editor: a copy of the last row, emptied.
+  document.querySelectorAll(".add-step").forEach((button) => {
+    button.addEventListener("click", () => {
+      const body = button.closest("form").querySelector(".edit-steps tbody");
+      const last = body.lastElementChild;
+      const row = last.cloneNode(true);
+      row.querySelectorAll("input").forEach((input) => {
+        const [prefix, column, index] = input.name.split("-");
+        input.name = [prefix, column, Number(index) + 1].join("-");
+        input.value = "";
+      });
+      body.appendChild(row);
+      row.querySelector("input").focus();
+    });
+  });
+
+  // The claim: a countdown, and when it runs out the page says the item is back in the
+  // queue and stops offering decisions (the server refuses them anyway).
+  if (item && item.dataset.expiresIn !== undefined) {
+    const deadline = Date.now() + Number(item.dataset.expiresIn) * 1000;
+    const countdown = document.querySelector("[data-countdown]");
+    const tick = () => {
+      const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+      if (countdown) countdown.textContent = Math.ceil(left / 60) + " min";
+      if (left > 0) { setTimeout(tick, Math.min(15000, left * 1000)); return; }
+      const banner = document.getElementById("claim-expired");
+      if (banner) banner.hidden = false;
+      item.dataset.mine = "expired";
+      document.querySelectorAll(".decide button, .edit button, .actions button").forEach((b) => {
+        b.disabled = true;
+      });
+    };
+    tick();
+  }
+
+  // Where the keyboard starts: the next field to check, or the approve button.
+  if (item) {
+    const focus = item.dataset.focus;
+    const target = focus === "approve" ? null : document.getElementById("field-" + focus);
+    if (target) activate(target, true);
+    else {
+      activate(fields[0], false);
+      const approve = document.getElementById("approve");
+      if (approve) approve.focus();
+    }
+    const invalid = document.querySelector(".field.has-error input, .field.has-error select");
+    if (invalid) { activate(invalid.closest(".field"), false); invalid.focus(); }
+  }
+})();

@@ -1,0 +1,135 @@
+"""One real stack for the web tests of this package: redis-server, a `lease-parser worker`,
+the SQLite store and file object store under one data directory, and `lease-parser serve`
+(uvicorn) on a free port. The samples are uploaded through the API at the start and the
+worker processes them (a gate of 0.999 keeps them all in review), so the workspace tests
+open items the real pipeline made. Started once (package scope): it is the expensive part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from fpdf import FPDF
+
+from lease_parser.local import RedisServer, WebServer, WorkerProcess
+from lease_parser.store import FINAL_STATES, DocumentRow
+from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
+
+TOKENS = {
+    "ingest": "ingest-token-0123456789abcdef",
+    "alice": "alice-token-0123456789abcdef",
+    "bob": "bob-token-0123456789abcdefghij",
+    "carol": "carol-token-0123456789abcdefgh",
+    "dave": "dave-token-0123456789abcdefghi",
+}
+MAX_DOCUMENT_BYTES = 2_000_000  # small, so the size limit is cheap to exceed
+UPLOADED = (
+    "harbor_point_office_lease.pdf",
+    "elm_street_lease.scan.pdf",
+    "riverside_sublease_tracked_changes.docx",
+)
+SCRIPT_TENANT = '<script>window.pwned = "yes"</script> Analytics LLC'
+
+
+def script_lease_pdf() -> bytes:
+    """A lease whose tenant's name is a script tag: lease text is untrusted."""
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(
+        0,
+        6,
+        'OFFICE LEASE\n\nThis Office Lease (this "Lease") is made and entered into as of '
+        "March 3, 2025, by and between Harbor Point Owner LLC, a Delaware limited liability "
+        f'company ("Landlord"), and {SCRIPT_TENANT}, a Maryland limited liability company '
+        '("Tenant").\n\n1. PREMISES. Landlord leases to Tenant the premises at 1200 Harbor '
+        "Point Drive, Suite 400, Baltimore, Maryland 21230.\n\n2. TERM. The term of this Lease "
+        "shall be sixty (60) months.\n\n3. BASE RENT. Tenant shall pay monthly base rent of "
+        "Five Thousand and 00/100 Dollars ($5,000.00).\n",
+    )
+    return bytes(pdf.output())
+
+
+@dataclass
+class WebStack:
+    pipeline: Pipeline
+    server: WebServer
+    log_path: Path
+    documents: dict[str, str] = field(default_factory=dict)  # file name → content hash
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def client(self, who: str | None = "ingest") -> httpx.Client:
+        headers = {"Authorization": f"Bearer {TOKENS[who]}"} if who else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+
+    def upload(self, name: str, data: bytes) -> httpx.Response:
+        with self.client() as client:
+            return client.post("/v1/documents/upload", files={"file": (name, data)})
+
+    def wait_final(self, doc_hash: str, timeout: float = 180) -> DocumentRow:
+        return self.pipeline.wait_final(doc_hash, timeout)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def web_env(pipeline: Pipeline, **extra: str) -> dict[str, str]:
+    return {
+        **pipeline.env,
+        "LEASE_API_TOKENS": ",".join(f"{name}:{token}" for name, token in TOKENS.items()),
+        **extra,
+    }
+
+
+@pytest.fixture(scope="package")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    root = tmp_path_factory.mktemp("web")
+    redis_server = RedisServer(root / "redis").start()
+    pipeline = make_pipeline(
+        root,
+        redis_server,
+        LEASE_CONFIDENCE_GATE="0.999",
+        LEASE_MAX_DOCUMENT_BYTES=str(MAX_DOCUMENT_BYTES),
+    )
+    worker: WorkerProcess | None = None
+    server: WebServer | None = None
+    try:
+        worker = pipeline.worker("web", concurrency=1).start()
+        log_path = root / "serve.log"
+        server = WebServer(web_env(pipeline), log_path=log_path).start()
+        stack = WebStack(pipeline, server, log_path)
+        files = {name: (SAMPLES / name).read_bytes() for name in UPLOADED}
+        files["script_tenant_lease.pdf"] = script_lease_pdf()
+        for name, data in files.items():
+            reply = stack.upload(name, data)
+            assert reply.status_code == 202, reply.text
+            stack.documents[name] = reply.json()["doc_hash"]
+            assert stack.documents[name] == hashlib.sha256(data).hexdigest()
+        for doc_hash in stack.documents.values():
+            assert stack.wait_final(doc_hash).state in FINAL_STATES
+        yield stack
+    finally:
+        if server is not None:
+            server.stop()
+        if worker is not None:
+            worker.stop()
+        pipeline.app.close()
+        redis_server.stop()
+
+
+def wait_until(check: object, timeout: float = 30, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if callable(check) and check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{what} not within {timeout}s")

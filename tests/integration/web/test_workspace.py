@@ -1,0 +1,358 @@
+"""The reviewers' workspace in a real headless Chromium (Debian's chromium driven by
+Playwright) against the real stack: sign in, claim, page images with citation boxes,
+inline errors, structured rows, approve, sources in the record; tracked changes; a lease
+that carries a script; claims that expire; a keyboard-only review, timed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from lease_parser.abstract import abstract_document
+from lease_parser.local import WebServer
+from lease_parser.model import FieldProblem, ProblemKind, result_json
+from lease_parser.review import ReviewQueue
+from lease_parser.store import DocumentState, Outcome
+from tests.integration.conftest import SAMPLES
+from tests.integration.web.conftest import SCRIPT_TENANT, TOKENS, WebStack, web_env
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "apt-get install chromium (.ci/run does)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def signed_in(browser: Browser, base_url: str, who: str) -> Page:
+    context = browser.new_context(base_url=base_url, viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto("/login")
+    page.fill("input[name=token]", TOKENS[who])
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    expect(page.locator(".who")).to_contain_text(who)
+    return page
+
+
+def claim(page: Page, doc_hash: str) -> None:
+    page.goto(f"/items/{doc_hash}")
+    with page.expect_navigation():
+        page.click("#claim")
+    expect(page.locator(".claim")).to_contain_text("Claimed by you")
+
+
+def test_sign_in_keeps_strangers_out_with_a_strict_http_only_session(
+    stack: WebStack, browser: Browser
+) -> None:
+    context = browser.new_context(base_url=stack.url)
+    page = context.new_page()
+    page.goto("/queue")
+    assert "/login?next=/queue" in page.url
+    page.fill("input[name=token]", "not-a-token-at-all-000000")
+    page.click("button[type=submit]")
+    expect(page.locator(".flash.error")).to_contain_text("not valid")
+    page.fill("input[name=token]", TOKENS["alice"])
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    assert page.url.endswith("/queue")
+    expect(page.locator("table.items")).to_contain_text("harbor_point_office_lease.pdf")
+    [cookie] = [c for c in context.cookies() if c["name"] == "lease_session"]
+    assert cookie["httpOnly"]
+    assert cookie["sameSite"] == "Strict"
+    context.close()
+
+
+def test_a_reviewer_corrects_fields_and_approves_an_item_the_pipeline_made(
+    stack: WebStack, browser: Browser
+) -> None:
+    doc_hash = stack.documents["harbor_point_office_lease.pdf"]
+    page = signed_in(browser, stack.url, "alice")
+    claim(page, doc_hash)
+
+    # The page image, and the citation boxed on it when a field is chosen.
+    image = page.locator("#page-1 img")
+    expect(image).to_be_visible()
+    page.wait_for_function("document.querySelector('#page-1 img').naturalWidth > 0")
+    page.click("#field-tenant h2")
+    box = page.locator("#page-1 .hl-box").first
+    expect(box).to_be_visible()
+    inside, outside = image.bounding_box(), box.bounding_box()
+    assert inside is not None
+    assert outside is not None
+    assert outside["width"] > 20
+    assert outside["height"] > 5
+    assert inside["x"] <= outside["x"] <= inside["x"] + inside["width"]
+    assert inside["y"] <= outside["y"] <= inside["y"] + inside["height"]
+
+    # A bad value is refused next to its field, as typed; a good one is kept.
+    rent = page.locator("#field-base_rent_monthly")
+    rent.locator("summary").click()
+    rent.locator("input[name=value]").fill("-24062.50")
+    with page.expect_navigation():
+        rent.locator("button", has_text="Save").click()
+    rent = page.locator("#field-base_rent_monthly")
+    expect(rent.locator(".error")).to_contain_text("greater than or equal to 0")
+    expect(rent.locator("input[name=value]")).to_have_value("-24062.50")
+    rent.locator("input[name=value]").fill("24062.50")
+    with page.expect_navigation():
+        rent.locator("button", has_text="Save").click()
+    expect(page.locator("#field-base_rent_monthly .badge")).to_contain_text("confirmed")
+
+    tenant = page.locator("#field-tenant")
+    tenant.locator("summary").click()
+    tenant.locator("input[name=value]").fill("Bluefin Analytics, Inc.")
+    with page.expect_navigation():
+        tenant.locator("button", has_text="Save").click()
+    expect(page.locator("#field-tenant .badge")).to_contain_text("corrected")
+    expect(page.locator("#field-tenant .was")).to_contain_text("BLUEFIN ANALYTICS, INC.")
+
+    # The rent schedule is edited as rows, checked by the model, row by row.
+    schedule = page.locator("#field-rent_schedule")
+    schedule.locator("summary").click()
+    schedule.locator("input[name='step-annual-0']").fill("288,750.00")
+    with page.expect_navigation():
+        schedule.locator("button", has_text="Save").click()
+    schedule = page.locator("#field-rent_schedule")
+    expect(schedule.locator(".error")).to_contain_text("annual")
+    schedule.locator("input[name='step-annual-0']").fill("288750.00")
+    with page.expect_navigation():
+        schedule.locator("button", has_text="Save").click()
+    expect(page.locator("#field-rent_schedule .badge")).to_contain_text("corrected")
+
+    # Approve waits for every doubtful field; then it commits once, each source kept.
+    expect(page.locator("#approve")).to_be_disabled()  # aria-disabled: shown, not clickable
+    page.locator("body").focus()
+    with page.expect_navigation():
+        page.keyboard.press("a")  # the server refuses it too
+    expect(page.locator(".flash.error")).to_contain_text("not checked")
+    while page.locator(".field.unchecked").count():
+        with page.expect_navigation():
+            page.locator(".field.unchecked .confirm-form button").first.click()
+    with page.expect_navigation():
+        page.click("#approve")
+    assert page.url.split("?")[0].endswith("/queue")
+    expect(page.locator(".flash")).to_contain_text("committed")
+    with stack.client() as api:
+        record = api.get(f"/v1/documents/{doc_hash}").json()
+    assert (record["state"], record["source"], record["reviewer"]) == (
+        "committed",
+        "review",
+        "alice",
+    )
+    fields = record["fields"]
+    assert fields["tenant"]["value"] == "Bluefin Analytics, Inc."
+    assert fields["tenant"]["source"] == "corrected"
+    assert fields["base_rent_monthly"]["source"] == "confirmed"
+    assert fields["rent_schedule"]["source"] == "corrected"
+    assert fields["rent_schedule"]["value"][0]["annual"] == "288750.00"
+    assert {f["source"] for f in fields.values()} <= {"confirmed", "corrected", "pipeline"}
+    assert stack.pipeline.runtime.store.commit_events(doc_hash) == 1
+    page.context.close()
+
+
+def test_a_scan_shows_its_page_with_boxes_from_the_ocr_words(
+    stack: WebStack, browser: Browser
+) -> None:
+    page = signed_in(browser, stack.url, "bob")
+    page.goto(f"/items/{stack.documents['elm_street_lease.scan.pdf']}")
+    page.wait_for_function("document.querySelector('#page-1 img').naturalWidth > 0")
+    page.click("#field-tenant h2")
+    expect(page.locator("#page-1 .hl-box").first).to_be_visible()
+    page.context.close()
+
+
+def test_a_docx_shows_its_tracked_changes_and_marks_the_cited_text(
+    stack: WebStack, browser: Browser
+) -> None:
+    page = signed_in(browser, stack.url, "bob")
+    page.goto(f"/items/{stack.documents['riverside_sublease_tracked_changes.docx']}")
+    expect(page.locator(".text-page del")).to_have_text("$9,750.00")
+    expect(page.locator(".text-page ins").first).to_be_visible()
+    assert "".join(page.locator(".text-page ins").all_inner_texts()) == "$10,400.00"
+    page.click("#field-base_rent_monthly h2")
+    marked = page.locator(".text-page .hl")
+    expect(marked.first).to_be_visible()
+    assert "10,400.00" in "".join(marked.all_inner_texts())
+    page.context.close()
+
+
+def test_lease_text_with_a_script_tag_is_shown_as_text(stack: WebStack, browser: Browser) -> None:
+    page = signed_in(browser, stack.url, "bob")
+    page.goto(f"/items/{stack.documents['script_tenant_lease.pdf']}")
+    expect(page.locator("#field-tenant .value")).to_have_text(SCRIPT_TENANT)
+    expect(page.locator("#field-tenant .snippet")).to_contain_text("<script>")
+    assert page.evaluate("typeof window.pwned") == "undefined"
+    scripts = page.eval_on_selector_all("script", "s => s.map(e => e.getAttribute('src'))")
+    assert scripts == ["/static/workspace.js"]
+    page.context.close()
+
+
+def test_nobody_decides_an_item_they_have_not_claimed(stack: WebStack, browser: Browser) -> None:
+    doc_hash = stack.documents["script_tenant_lease.pdf"]
+    alice = signed_in(browser, stack.url, "alice")
+    claim(alice, doc_hash)
+    bob = signed_in(browser, stack.url, "bob")
+    bob.goto(f"/items/{doc_hash}")
+    expect(bob.locator(".claim")).to_contain_text("Claimed by alice")
+    assert bob.locator(".confirm-form").count() == 0
+    assert bob.locator("#approve").count() == 0
+    csrf = bob.locator("input[name=csrf_token]").first.get_attribute("value")
+    forged = bob.request.post(
+        f"/items/{doc_hash}/fields/tenant/confirm", form={"csrf_token": str(csrf)}
+    )
+    assert forged.status == 403
+    assert "claimed by alice" in forged.text()
+    no_token = alice.request.post(f"/items/{doc_hash}/fields/tenant/confirm", form={})
+    assert no_token.status == 403
+    item = ReviewQueue(stack.pipeline.runtime.store).item(doc_hash)
+    assert (item.state, item.decisions) == ("review", {})
+    with alice.expect_navigation():
+        alice.click("button:has-text('Release')")
+    alice.context.close()
+    bob.context.close()
+
+
+def test_an_expired_claim_puts_the_item_back_and_the_page_says_so(
+    stack: WebStack, browser: Browser
+) -> None:
+    """A second server on the same store, with claims of 3 seconds."""
+    log = stack.log_path.with_name("serve-short-claims.log")
+    env = web_env(stack.pipeline, LEASE_REVIEW_CLAIM_TTL="3")
+    with WebServer(env, log_path=log) as short:
+        doc_hash = stack.documents["elm_street_lease.scan.pdf"]
+        page = signed_in(browser, short.url, "dave")
+        claim(page, doc_hash)
+        expect(page.locator("#claim-expired")).to_be_visible(timeout=30_000)
+        expect(page.locator(".confirm-form button").first).to_be_disabled()
+        page.reload()
+        expect(page.locator(".claim .expired")).to_contain_text("Your claim expired at")
+        expect(page.locator("#claim")).to_be_visible()  # claim it again
+        refused = page.request.post(
+            f"/items/{doc_hash}/fields/tenant/confirm",
+            form={
+                "csrf_token": str(
+                    page.locator("input[name=csrf_token]").first.get_attribute("value")
+                )
+            },
+        )
+        assert refused.status == 403
+        assert "expired" in refused.text()
+        assert ReviewQueue(stack.pipeline.runtime.store).item(doc_hash).claimed_by is None
+        page.context.close()
+
+
+def stage_three_doubts(stack: WebStack) -> tuple[str, list[str]]:
+    """The real extraction of a sample lease, in review with exactly three doubtful fields
+    (its three least confident), first in the queue."""
+    data = (SAMPLES / "maple_grove_retail_lease.pdf").read_bytes() + b"\n% staged copy\n"
+    import hashlib
+
+    doc_hash = hashlib.sha256(data).hexdigest()
+    key = "incoming/maple-three-doubts.pdf"
+    stack.pipeline.put(key, data)
+    result = result_json(abstract_document(data, stack.pipeline.settings))
+    fields = result["fields"]
+    stated = [n for n, f in fields.items() if f["value"] is not None]
+    doubtful = sorted(stated, key=lambda n: fields[n]["confidence"])[:3]
+    problems = [
+        FieldProblem(
+            field=n,
+            problem=f"probability {fields[n]['confidence']:.2f}",
+            kind=ProblemKind.LOW_PROBABILITY,
+            page=fields[n]["provenance"]["page"],
+        ).model_dump()
+        for n in doubtful
+    ]
+    store = stack.pipeline.runtime.store
+    store.register_submission(f"staged-{doc_hash[:12]}", key, doc_hash)
+    outcome = Outcome(
+        state=DocumentState.REVIEW,
+        reason="low_confidence",
+        kind=result["kind"],
+        confidence=result["confidence"],
+        fields=fields,
+        problems=problems,
+        pages=result["pages"],
+    )
+    assert store.finish(doc_hash, f"staged-{doc_hash[:12]}", outcome)
+    ReviewQueue(store).prioritize(doc_hash, 100)
+    return doc_hash, doubtful
+
+
+def test_a_keyboard_only_review_of_three_doubtful_fields(
+    stack: WebStack, browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc_hash, doubtful = stage_three_doubts(stack)
+    first, second, third = doubtful
+    page = signed_in(browser, stack.url, "carol")
+    page.goto("/queue")
+    keys = 0
+
+    def press(key: str, navigates: bool = False) -> None:
+        nonlocal keys
+        keys += 1
+        if navigates:
+            with page.expect_navigation():
+                page.keyboard.press(key)
+        else:
+            page.keyboard.press(key)
+
+    started = time.monotonic()
+    press("Enter", navigates=True)  # "Claim next" has the focus
+    assert doc_hash in page.url
+    expect(page.locator(f"#field-{first}")).to_be_focused()
+    press("e")  # edit the first doubtful field: its input has the focus, text selected
+    new_value = str(int(float(page.locator(f"#field-{first} input[name=value]").input_value())) + 1)
+    for char in new_value:
+        press(char)
+    press("Enter", navigates=True)  # save
+    expect(page.locator(f"#field-{first} .badge")).to_contain_text("corrected")
+    expect(page.locator(f"#field-{second}")).to_be_focused()  # on to the next doubt
+    page.screenshot(path=str(tmp_path / "review-item.png"))
+    press("c", navigates=True)  # confirm
+    expect(page.locator(f"#field-{third}")).to_be_focused()
+    press("c", navigates=True)
+    expect(page.locator("#approve")).to_be_focused()
+    press("a", navigates=True)  # approve
+    expect(page.locator(".flash")).to_contain_text("committed")
+    seconds = time.monotonic() - started
+
+    row = stack.pipeline.runtime.store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.reviewer) == ("committed", "carol")
+    assert row.field_sources is not None
+    assert row.field_sources[first] == "corrected"
+    assert (row.field_sources[second], row.field_sources[third]) == ("confirmed", "confirmed")
+    assert row.fields is not None
+    assert str(row.fields[first]["value"]).split(".")[0] == new_value
+    assert (tmp_path / "review-item.png").stat().st_size > 50_000
+    if os.environ.get("UPDATE_DOCS_IMAGES"):
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(tmp_path / "review-item.png", DOCS_IMAGES / "review-item.png")
+    with capsys.disabled():
+        print(
+            f"\nkeyboard-only review of 3 doubtful fields: {seconds:.1f} s, {keys} key presses "
+            f"({dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC)"
+        )
+    page.context.close()
