@@ -4,6 +4,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
+# Where `make run` keeps its data (Redis AOF, objects, SQLite store, logs); `make clean`
+# removes it, so `make clean && make run` starts fresh.
+DATA_DIR := $(CURDIR)/.lease_data
 
 .DEFAULT_GOAL := help
 .PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test
@@ -20,8 +23,8 @@ install: $(PY) ## create .venv and install the project with its dev extra (needs
 	@command -v redis-server >/dev/null || echo "warning: redis-server missing: apt-get install redis-server"
 	@command -v tesseract >/dev/null || echo "warning: tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng"
 
-run: install ## the whole pipeline on the sample leases, on embedded defaults (own redis-server + workers)
-	$(LEASE) run samples/
+run: install ## the whole pipeline on the sample leases, data in .lease_data (own redis-server + workers)
+	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) run samples/
 
 serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
 	$(LEASE) serve --local $(SERVE_ARGS)
@@ -58,7 +61,7 @@ flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEAS
 
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
 eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
-	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache
+	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
 	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
@@ -76,7 +79,7 @@ samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 
 clean: ## remove caches and the embedded data directory of `make run`
-	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .lease_data
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis $(DATA_DIR)
 
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
 	$(PY) scripts/measure_parsing.py

@@ -13,9 +13,10 @@ from lease_parser.confidence import ConfidenceModel, default_model, score_fields
 from lease_parser.errors import LeaseParserError
 from lease_parser.extraction import RawField, extract_fields
 from lease_parser.extraction.kind import classify_document
-from lease_parser.gate import route_after_normalization, route_for_error
+from lease_parser.gate import route_after_normalization
 from lease_parser.model import AbstractionResult, DocumentKind
 from lease_parser.normalization import normalize_fields
+from lease_parser.outcomes import route_for_error
 from lease_parser.parsing import Document, apply_ocr, parse_document
 from lease_parser.parsing.base import PageSource
 from lease_parser.settings import Settings

@@ -3,8 +3,8 @@
 A labelled value is an example: the evidence extraction recorded for a value
 (``RawField.evidence``) and whether the value was right. Examples come from
 
-- labelled documents (a labels file, FIELDS.md's form): a stated value is right when it
-  equals its label by FIELDS.md's comparison rules, wrong otherwise (also when the label
+- labelled documents (a labels file, docs/fields.md's form): a stated value is right when it
+  equals its label by docs/fields.md's comparison rules, wrong otherwise (also when the label
   says the document does not state the field);
 - reviewers' decisions in the store: a value committed as the pipeline read it is right,
   a value a reviewer corrected was wrong;

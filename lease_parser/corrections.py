@@ -1,5 +1,10 @@
 """A reviewer's values, checked by the same model as the pipeline's. Pure: no store, no queue.
 
+``validate_correction`` is the one check of a typed value (the CLI and the web workspace
+both use it): it returns the value's JSON form or raises ``InvalidCorrection`` naming the
+field, what is wrong and the form expected. Structured values (``rent_schedule``,
+``escalation``) are validated by the model, whose unknown keys are refused.
+
 Stored ``fields`` (the ``abstract --json`` form) are typed back into a ``LeaseAbstraction``
 with ``normalization.typed_value`` and checked with ``normalization.consistency_problems``,
 so a value a reviewer types is accepted exactly when the pipeline would have accepted it.
@@ -8,9 +13,10 @@ Problems are returned, not raised: the review queue decides what a refusal looks
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Mapping
-from decimal import InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,14 +25,17 @@ from lease_parser.errors import Reason
 from lease_parser.model import (
     FIELD_NAMES,
     DocumentKind,
+    Escalation,
+    EscalationKind,
     Field,
     FieldProblem,
     LeaseAbstraction,
     Money,
     Provenance,
+    RentStep,
     json_value,
 )
-from lease_parser.normalization import consistency_problems, typed_value
+from lease_parser.normalization import consistency_problems, typed_value, value_type
 
 # A reviewer-entered value is what the system of record says: certain by definition.
 REVIEWED_CONFIDENCE = 1.0
@@ -37,7 +46,8 @@ def why_invalid(raw: Any, exc: ValueError) -> str:
     cause = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
     if isinstance(cause, ValidationError):
         detail = "; ".join(
-            (".".join(map(str, e["loc"])) + ": " if e["loc"] else "") + e["msg"]
+            (".".join(map(str, e["loc"])) + ": " if e["loc"] else "")
+            + e["msg"].removeprefix("Value error, ")
             for e in cause.errors()
         )
     elif isinstance(cause, InvalidOperation):
@@ -73,6 +83,58 @@ def abstraction_from_fields(
     return abstraction, problems
 
 
+_KINDS = " | ".join(f'"{k.value}"' for k in EscalationKind)
+_STEP_KEYS = ", ".join(f'"{k}": …' for k in RentStep.model_fields)
+# What a reviewer types for each type of value; a new field's type needs a line here
+# (a unit test walks the model and fails otherwise).
+EXPECTED_FORMS: dict[Any, str] = {
+    Money: "an amount as a plain number, e.g. 24062.50",
+    Decimal: "a number, e.g. 11550 or 4.25",
+    int: "a whole number, e.g. 60",
+    dt.date: "a date as YYYY-MM-DD",
+    str: "text",
+    Escalation: f'JSON {{"kind": {_KINDS}, "rate": "3.00"}} (rate: the percent or amount '
+    "per step; needed by fixed_percent and fixed_amount)",
+    list[RentStep]: f"a JSON list of steps [{{{_STEP_KEYS}}}] (start/end: YYYY-MM-DD or "
+    "a month number; amounts as strings)",
+}
+CURRENCY_FORM = "an ISO 4217 code of three capital letters, e.g. USD"
+
+
+def expected_form(name: str) -> str:
+    """What a correction of ``name`` must look like (``field=`` clears it)."""
+    if name == "currency":
+        return CURRENCY_FORM
+    return EXPECTED_FORMS.get(value_type(name), "a value of the field's type")
+
+
+class InvalidCorrection(ValueError):
+    """A reviewer's value the model refuses: which field, what is wrong, what is expected."""
+
+    def __init__(self, field: str, value: str, problem: str, expected: str) -> None:
+        super().__init__(f"{field}: {problem}; expected {expected}")
+        self.field = field
+        self.value = value
+        self.problem = problem
+        self.expected = expected
+
+    def to_problem(self) -> FieldProblem:
+        return FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")
+
+
+def validate_correction(name: str, raw: str, currency: str = "USD") -> Any:
+    """The JSON form of a reviewer's ``raw`` value for field ``name`` (None for ``""``, "not
+    stated"); raises ``InvalidCorrection`` for an unknown field or a value the model refuses."""
+    if name not in FIELD_NAMES:
+        raise InvalidCorrection(
+            name, raw, "unknown field", f"one of the fields: {', '.join(FIELD_NAMES)}"
+        )
+    try:
+        return _typed_json(name, raw, currency)
+    except ValueError as exc:
+        raise InvalidCorrection(name, raw, why_invalid(raw, exc), expected_form(name)) from exc
+
+
 def parse_corrections(pairs: list[str]) -> dict[str, str]:
     """``["field=value", …]`` → a dict; an empty value means "the document does not state
     it". Raises ValueError for a pair without ``=``."""
@@ -87,8 +149,12 @@ def parse_corrections(pairs: list[str]) -> dict[str, str]:
 
 def _typed_json(name: str, raw: str, currency: str) -> Any:
     if name == "currency" and raw:
-        Money(amount=0, currency=currency)  # the model's currency rule: ISO 4217 letters
-        return currency
+        code = raw.strip().upper()
+        try:
+            Money(amount=0, currency=code)  # the model's currency rule: ISO 4217 letters
+        except ValidationError as exc:
+            raise ValueError(str(exc)) from exc
+        return code
     return json_value(typed_value(name, raw or None, currency))
 
 
@@ -110,17 +176,10 @@ def apply_corrections(
     record: dict[str, Any] = {}
     problems = []
     for name, raw in changes.items():
-        if name not in new:
-            problems.append(
-                FieldProblem(
-                    field=name, problem=f"unknown field; fields are: {', '.join(FIELD_NAMES)}"
-                )
-            )
-            continue
         try:
-            value = _typed_json(name, raw, currency)
-        except ValueError as exc:
-            problems.append(FieldProblem(field=name, problem=why_invalid(raw, exc)))
+            value = validate_correction(name, raw, currency)
+        except InvalidCorrection as exc:
+            problems.append(exc.to_problem())
             continue
         record[name] = {"from": new[name]["value"], "to": value}
         new[name].update(value=value, confidence=REVIEWED_CONFIDENCE)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import redis
 from lease_parser.errors import Reason
+from lease_parser.redaction import redact
 from lease_parser.store import Store
 
 DEAD_INDEX = "lease:dead"
@@ -37,6 +38,10 @@ DIAGNOSES: dict[str, str] = {
     Reason.WORKER_LOST: "The document killed its worker repeatedly (OOM/segfault); inspect it.",
     Reason.MESSAGE_TOO_LARGE: "A stage produced an oversized message; this is a bug.",
     Reason.INTERNAL_ERROR: "An unexpected error (a bug); read the traceback, fix, requeue.",
+    Reason.CONFIGURATION: "The worker's settings are invalid (the detail names the variable); "
+    "fix them, restart the workers, requeue.",
+    Reason.BROKER_FULL: "Redis was at maxmemory; let the queues drain or raise maxmemory, "
+    "then requeue.",
 }
 
 
@@ -62,10 +67,12 @@ class DeadLetter:
 
 
 def record_dead_letter(r: redis.Redis, letter: DeadLetter) -> None:
-    """Store the letter and index it by time, atomically."""
+    """Store the letter and index it by time, atomically. A URL's password in the detail or
+    the traceback (a driver's message) is masked: ops read letters in terminals and tickets."""
     key = DEAD_PREFIX + letter.doc_hash
+    safe = replace(letter, detail=redact(letter.detail), traceback=redact(letter.traceback))
     with r.pipeline(transaction=True) as pipe:
-        pipe.set(key, json.dumps(letter.to_json(), default=str))
+        pipe.set(key, json.dumps(safe.to_json(), default=str))
         pipe.zadd(DEAD_INDEX, {letter.doc_hash: letter.at})
         pipe.execute()
 
@@ -91,6 +98,17 @@ def get_dead_letter(r: redis.Redis, doc_hash: str) -> DeadLetter | None:
     data = json.loads(raw)
     data.pop("diagnosis", None)
     return DeadLetter(**data)
+
+
+def dead_hashes_starting_with(r: redis.Redis, prefix: str, limit: int) -> list[str]:
+    """Up to ``limit`` dead-lettered hashes that start with ``prefix``."""
+    found: list[str] = []
+    for raw in r.zscan_iter(DEAD_INDEX, match=f"{prefix}*"):
+        member = raw[0]
+        found.append(member.decode() if isinstance(member, bytes) else str(member))
+        if len(found) >= limit:
+            break
+    return found
 
 
 def remove_dead_letter(r: redis.Redis, doc_hash: str) -> None:

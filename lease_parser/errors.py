@@ -17,18 +17,23 @@
     │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
     │   ├── BrokerUnavailable   Redis connection errors
     │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
-    ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused (backpressure)
-    ├── ConfigurationError      bad settings; raised at start-up with how to fix it
-    ├── DocumentNotFound        no document with that content hash in the store
-    └── InvalidHash             not a SHA-256 hex digest (a caller's typo, refused at once)
+    ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused   [broker_full]
+    ├── ConfigurationError      bad settings; raised at start-up with how to fix it [configuration]
+    ├── DocumentNotFound        no document with that content hash (or prefix) in the store
+    ├── InvalidHash             not a SHA-256 hex digest or a usable prefix (refused at once)
+    └── AmbiguousHash           a prefix several documents' hashes start with
 
 Each class carries structured context (key, page, detail) and a ``reason`` from ``Reason``.
 Library exceptions are translated once, at the adapter that calls the library (storage,
-parsing), and re-raised from the original.
+parsing, store), and re-raised from the original; what can still escape to a boundary (a
+Redis or kombu error from the broker) is translated by ``lease_parser.translate``, the one
+table both the tasks' failure path and the CLI use. What each class means for a document
+(retry, review, dead) is decided once, in ``lease_parser.outcomes``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -39,6 +44,7 @@ class Reason(StrEnum):
     LOW_CONFIDENCE = "low_confidence"
     SCHEMA_INVALID = "schema_invalid"
     NEEDS_CREDENTIAL = "needs_credential"
+    NOT_A_LEASE = "not_a_lease"
     CORRUPT = "corrupt"
     EMPTY = "empty"
     TOO_LARGE = "too_large"
@@ -49,11 +55,15 @@ class Reason(StrEnum):
     NOT_FOUND = "not_found"
     STORAGE_FORBIDDEN = "storage_forbidden"
     MESSAGE_TOO_LARGE = "message_too_large"
+    CONFIGURATION = "configuration"
+    BROKER_FULL = "broker_full"
     RETRIES_EXHAUSTED = "retries_exhausted"
     TIME_LIMIT = "time_limit"
     WORKER_LOST = "worker_lost"
     SAME_CONTENT = "same_content"
     REJECTED_BY_REVIEWER = "rejected_by_reviewer"
+    # A caller's lookup by a hash that is malformed or matches several documents.
+    BAD_HASH = "bad_hash"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -77,6 +87,8 @@ class LeaseParserError(Exception):
 class ConfigurationError(LeaseParserError):
     """Settings that cannot work; raised at start-up with a message saying how to fix them."""
 
+    reason = Reason.CONFIGURATION
+
 
 class DocumentNotFound(LeaseParserError):
     """No document with that content hash in the canonical store (status, the API)."""
@@ -85,11 +97,29 @@ class DocumentNotFound(LeaseParserError):
 
 
 class InvalidHash(LeaseParserError):
-    """A content hash that is not 64 hexadecimal characters: refused before any lookup."""
+    """A content hash that is not 64 hexadecimal characters (or, where a prefix is looked
+    up, not 8-64 of them): refused before any lookup."""
+
+    reason = Reason.BAD_HASH
+
+
+class AmbiguousHash(LeaseParserError):
+    """Several documents' hashes start with this prefix; ``candidates`` lists them."""
+
+    reason = Reason.BAD_HASH
+
+    def __init__(
+        self, message: str, prefix: str = "", candidates: Sequence[str] = (), **context: Any
+    ) -> None:
+        super().__init__(message, **context)
+        self.prefix = prefix
+        self.candidates = list(candidates)
 
 
 class BrokerFullError(LeaseParserError):
     """The broker refused a publish because it is at ``maxmemory`` (noeviction)."""
+
+    reason = Reason.BROKER_FULL
 
 
 class PermanentError(LeaseParserError):

@@ -42,7 +42,7 @@ def _iso(value: Any) -> str | None:
 
 
 def values_of(row: DocumentRow) -> dict[str, Any]:
-    """``{field: value}`` for every FIELDS.md field (None when not stated)."""
+    """``{field: value}`` for every field of docs/fields.md (None when not stated)."""
     fields = row.fields or {}
     return {name: (fields.get(name) or {}).get("value") for name in FIELD_NAMES}
 

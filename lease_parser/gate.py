@@ -8,7 +8,9 @@ A document is committed unread only when nothing in it needs a person:
   relation with another value that fails, wording that leaves it open (extraction/
   evidence.py ``Doubt``), and no field the lease states was left unread;
 - it is a lease or sublease stating enough core fields to be one (a blank form, an
-  amendment of another lease, or a document with almost nothing read goes to a person).
+  amendment of another lease, or a document with almost nothing read goes to a person);
+  a document that is not a lease at all (extraction/kind.py) goes to review as
+  ``not_a_lease``, so a reviewer rejects it in one step.
 
 The review item then lists exactly what needs the person, most serious first, each with
 its reason and page (``ProblemKind``): a reviewer checks those and can trust the rest.
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from lease_parser.errors import EncryptedDocument, LeaseParserError, PermanentError, Reason
+from lease_parser.errors import Reason
 from lease_parser.model import (
     CORE_FIELDS,
     FIELD_NAMES,
@@ -41,6 +43,12 @@ _WHAT_DOCUMENTS_ARE = {
     DocumentKind.FORM: "a blank form: its values are examples or blanks",
     DocumentKind.AMENDMENT: "an amendment: it changes the terms of another lease",
 }
+NOT_A_LEASE = FieldProblem(
+    field="*",
+    problem="does not read as a lease (no lease language, or an invoice/statement/receipt): "
+    "reject it, or approve/correct it if it is one",
+    kind=ProblemKind.DOCUMENT,
+)
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,9 @@ def route_after_normalization(
     ``gated``: the fields whose probability may hold a document back (those the confidence
     model was calibrated on)."""
     confidence = aggregate_confidence(abstraction, gated)
+    if abstraction.kind is DocumentKind.NOT_A_LEASE:
+        # Whatever the values: a reviewer confirms (rejects) or overrides, in one step.
+        return RoutingDecision(Route.REVIEW, Reason.NOT_A_LEASE, confidence, [NOT_A_LEASE])
     doubtful = doubtful_fields(abstraction, gate, gated)
     if problems:
         invalid = sort_problems(problems, abstraction)
@@ -146,12 +157,3 @@ def route_after_normalization(
     if doubtful:
         return RoutingDecision(Route.REVIEW, Reason.LOW_CONFIDENCE, confidence, doubtful)
     return RoutingDecision(Route.COMMITTED, None, confidence, [])
-
-
-def route_for_error(exc: LeaseParserError) -> tuple[Route, Reason]:
-    """Where a document goes when the core gave up on it: a password → review, else dead."""
-    if isinstance(exc, EncryptedDocument):
-        return Route.REVIEW, Reason.NEEDS_CREDENTIAL
-    if isinstance(exc, PermanentError):
-        return Route.DEAD, exc.reason
-    return Route.DEAD, Reason.RETRIES_EXHAUSTED

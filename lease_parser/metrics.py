@@ -66,7 +66,8 @@ EXPORTER_METRICS: dict[str, str] = {
     "`lease-parser dead list` shows them, `dead requeue` removes them).",
     "lease_review_depth": "Documents in the human review queue (store state review).",
     "lease_store_documents": "Documents in the canonical store, by state.",
-    "lease_broker_memory_used_bytes": "Redis used_memory (queues, claims, dead letters, results).",
+    "lease_broker_memory_used_bytes": "Redis used_memory (queues, hash locks, dead letters, "
+    "results).",
     "lease_broker_memory_max_bytes": "Redis maxmemory: at it, publishes fail (noeviction) and "
     "submit raises BrokerFullError. Absent when unlimited.",
     "lease_broker_up": "1 if the exporter could read the broker at this scrape.",
@@ -298,7 +299,7 @@ def record_outcome(result: AbstractionResult, won: bool) -> None:
 
 
 def record_duplicate() -> None:
-    """Count a submission skipped by the dedup claim (hook in Job.duplicate)."""
+    """Count a submission skipped by the dedup hash lock (hook in Job.duplicate)."""
     worker_metrics().duplicates.inc()
 
 

@@ -1,6 +1,6 @@
 """The canonical model: every extracted value is a ``Field[T]`` with confidence and provenance.
 
-Names follow FIELDS.md; the JSON output, the store, review screens and eval labels all use
+Names follow docs/fields.md; the JSON output, the store, review screens and eval labels all use
 them. Money is ``Decimal`` with two places, never a float.
 """
 
@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic import Field as PydanticField
 
 from lease_parser.errors import Reason
@@ -34,6 +34,8 @@ class DocumentKind(StrEnum):
     SUBLEASE = "sublease"
     AMENDMENT = "amendment"
     FORM = "form"
+    # An invoice, a statement, a letter…: routed to review as `not_a_lease` (gate.py).
+    NOT_A_LEASE = "not_a_lease"
 
 
 class Provenance(BaseModel):
@@ -86,6 +88,10 @@ class Money(BaseModel):
 class RentStep(BaseModel):
     """One period of base rent. ``start``/``end`` are dates or 1-based month numbers."""
 
+    # A key the model does not know is refused, not dropped: a reviewer's typo
+    # ("monthy") would otherwise commit a step without its rent.
+    model_config = ConfigDict(extra="forbid")
+
     start: dt.date | int | None = None
     end: dt.date | int | None = None
     monthly: Decimal | None = PydanticField(default=None, ge=0)
@@ -102,12 +108,27 @@ class EscalationKind(StrEnum):
 
 
 class Escalation(BaseModel):
+    """How base rent grows: ``rate`` is the percent (fixed_percent) or the amount
+    (fixed_amount) per step; CPI, a schedule, or none need no rate."""
+
+    # Unknown keys refused: {"kind": "fixed_percent", "percent": "2.5"} once committed
+    # rate null.
+    model_config = ConfigDict(extra="forbid")
+
     kind: EscalationKind
-    rate: Decimal | None = None
+    rate: Decimal | None = PydanticField(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _fixed_kinds_state_their_rate(self) -> Escalation:
+        if self.kind in (EscalationKind.FIXED_PERCENT, EscalationKind.FIXED_AMOUNT) and (
+            self.rate is None
+        ):
+            raise ValueError(f"a {self.kind.value} escalation needs its rate")
+        return self
 
 
 class LeaseAbstraction(BaseModel):
-    """The typed abstraction of one document. Field names are FIELDS.md's."""
+    """The typed abstraction of one document. Field names are docs/fields.md's."""
 
     kind: DocumentKind = DocumentKind.LEASE
     landlord: Field[str] = PydanticField(default_factory=Field)
@@ -224,7 +245,7 @@ def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str
 
 
 def result_json(result: AbstractionResult) -> dict[str, Any]:
-    """The one-object JSON form DESIGN.md gives for ``abstract FILE --json``."""
+    """The one-object JSON form of ``abstract FILE --json`` (docs/fields.md)."""
     return {
         "route": result.route.value,
         "reason": result.reason.value if result.reason else None,

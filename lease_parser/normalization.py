@@ -11,69 +11,98 @@ from __future__ import annotations
 import datetime as dt
 import json
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from lease_parser.extraction.base import RawField
+from lease_parser import model as model_module
 from lease_parser.model import (
     DocumentKind,
-    Escalation,
     Field,
     FieldProblem,
     LeaseAbstraction,
     Money,
     Provenance,
-    RentStep,
 )
 
-MONEY_FIELDS = frozenset(
-    {"base_rent_monthly", "base_rent_annual", "cam_monthly", "security_deposit"}
+if TYPE_CHECKING:  # a type only: review screens type values without loading the extractors
+    from lease_parser.extraction.base import RawField
+
+
+def value_type(name: str, model: type[LeaseAbstraction] | None = None) -> Any:
+    """``T`` of the model's ``Field[T]`` for ``name``: the one place a field's type is read."""
+    annotation = (model or model_module.LeaseAbstraction).model_fields[name].annotation
+    metadata = getattr(annotation, "__pydantic_generic_metadata__", None) or {}
+    (argument,) = metadata.get("args") or (Any,)
+    return argument
+
+
+def fields_of_type(wanted: Any, model: type[LeaseAbstraction] | None = None) -> frozenset[str]:
+    model = model or model_module.LeaseAbstraction
+    return frozenset(n for n in model.field_names() if value_type(n, model) == wanted)
+
+
+# Derived from the model, never listed by hand: a field added to model.py is typed by
+# the same rules as its peers (a hand-kept list once sent every document dead when it
+# lagged behind the model).
+MONEY_FIELDS = fields_of_type(Money)
+INT_FIELDS = fields_of_type(int)
+DECIMAL_FIELDS = fields_of_type(Decimal)
+DATE_FIELDS = fields_of_type(dt.date)
+TEXT_FIELDS = fields_of_type(str)
+JSON_FIELDS = frozenset(LeaseAbstraction.field_names()) - (
+    MONEY_FIELDS | INT_FIELDS | DECIMAL_FIELDS | DATE_FIELDS | TEXT_FIELDS
 )
-INT_FIELDS = frozenset({"term_months", "renewal_option_count", "renewal_term_months"})
-DECIMAL_FIELDS = frozenset({"rentable_sqft", "tenant_share_percent"})
-DATE_FIELDS = frozenset({"lease_date", "commencement_date", "expiration_date"})
-JSON_FIELDS = frozenset({"rent_schedule", "escalation"})
 
 
-def typed_value(name: str, raw: Any, currency: str = "USD") -> Any:
+@cache
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _not_negative(name: str, value: Any) -> Any:
+    if value < 0:
+        raise ValueError(f"{name} cannot be negative")
+    return value
+
+
+def _typed(name: str, kind: Any, raw: Any, currency: str) -> Any:
+    if kind is Money:
+        return Money(amount=Decimal(str(raw)), currency=currency)
+    if kind is int:
+        return _not_negative(name, int(str(raw)))
+    if kind is Decimal:
+        return _not_negative(name, Decimal(str(raw)))
+    if kind is dt.date:
+        return raw if isinstance(raw, dt.date) else dt.date.fromisoformat(str(raw))
+    if kind is str:
+        return " ".join(str(raw).split())
+    # Structured values (rent_schedule, escalation, anything added later) arrive as JSON.
+    data = json.loads(raw) if isinstance(raw, str) else raw
+    return _adapter(kind).validate_python(data)
+
+
+def typed_value(
+    name: str, raw: Any, currency: str = "USD", model: type[LeaseAbstraction] | None = None
+) -> Any:
     """Convert a canonical string (or JSON value) to the field's type; raises ValueError."""
     if raw is None:
         return None
     try:
-        if name in MONEY_FIELDS:
-            return Money(amount=Decimal(str(raw)), currency=currency)
-        if name in INT_FIELDS:
-            value = int(str(raw))
-            if value < 0:
-                raise ValueError(f"{name} cannot be negative")
-            return value
-        if name in DECIMAL_FIELDS:
-            value_d = Decimal(str(raw))
-            if value_d < 0:
-                raise ValueError(f"{name} cannot be negative")
-            return value_d
-        if name in DATE_FIELDS:
-            return raw if isinstance(raw, dt.date) else dt.date.fromisoformat(str(raw))
-        if name == "rent_schedule":
-            steps = json.loads(raw) if isinstance(raw, str) else raw
-            return [RentStep.model_validate(s) for s in steps]
-        if name == "escalation":
-            data = json.loads(raw) if isinstance(raw, str) else raw
-            return Escalation.model_validate(data)
-        return " ".join(str(raw).split())
+        return _typed(name, value_type(name, model), raw, currency)
     except (InvalidOperation, ValidationError, TypeError) as exc:
         raise ValueError(f"{name}: {raw!r} is not a valid value ({exc})") from exc
 
 
-def _field(raw: RawField, currency: str) -> Field[Any]:
+def _field(raw: RawField, currency: str, model: type[LeaseAbstraction]) -> Field[Any]:
     provenance = (
         Provenance(page=raw.page, start=raw.start, end=raw.end, text=raw.snippet)
         if raw.page >= 1
         else None
     )
-    return Field(
-        value=typed_value(raw.name, raw.value, currency),
+    field: Field[Any] = Field(
+        value=typed_value(raw.name, raw.value, currency, model),
         confidence=max(0.0, min(1.0, raw.confidence)),
         provenance=provenance,
         inputs=[
@@ -83,6 +112,14 @@ def _field(raw: RawField, currency: str) -> Field[Any]:
         doubts=raw.doubts,
         evidence=raw.evidence,
     )
+    # Validated as the model's own Field[T] here, so a value the model would refuse is
+    # this field's problem, never a ValidationError that kills the whole document.
+    try:
+        annotation: Any = model.model_fields[raw.name].annotation
+        _adapter(annotation).validate_python(field)
+    except ValidationError as exc:
+        raise ValueError(f"{raw.name}: {raw.value!r} is not a valid value ({exc})") from exc
+    return field
 
 
 def consistency_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
@@ -118,19 +155,23 @@ def consistency_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
 
 
 def normalize_fields(
-    raw_fields: dict[str, RawField], kind: DocumentKind = DocumentKind.LEASE
+    raw_fields: dict[str, RawField],
+    kind: DocumentKind = DocumentKind.LEASE,
+    model: type[LeaseAbstraction] | None = None,
 ) -> tuple[LeaseAbstraction, list[FieldProblem]]:
     """Type every raw field; collect the problems that make the abstraction schema-invalid."""
+    model = model or model_module.LeaseAbstraction
     currency_raw = raw_fields.get("currency")
     currency = (currency_raw.value if currency_raw and currency_raw.value else "USD").upper()
     values: dict[str, Field[Any]] = {}
     problems: list[FieldProblem] = []
+    names = set(model.field_names())
     for name, raw in raw_fields.items():
-        if name not in LeaseAbstraction.model_fields or name == "kind":
+        if name not in names:
             continue
         try:
-            values[name] = _field(raw, currency)
+            values[name] = _field(raw, currency, model)
         except ValueError as exc:
             problems.append(FieldProblem(field=name, problem=str(exc)))
-    abstraction = LeaseAbstraction(kind=kind, **values)
+    abstraction = model(kind=kind, **values)
     return abstraction, problems + consistency_problems(abstraction)

@@ -6,6 +6,12 @@ Celery's children are recycled (``worker_max_tasks_per_child``) and can be kille
 at each scrape the main process folds the files of dead processes into one archive per
 kind: counters and histograms keep their totals, live gauges (tasks in progress) of the
 dead are dropped with ``mark_process_dead``, and the directory stays small.
+
+Folding uses prometheus-client's private ``MmapedDict`` (the file format the public
+collector reads; there is no public API to merge files). The version is pinned below the
+next minor in pyproject.toml and every call made here is pinned by a contract test
+(tests/unit/test_metrics_prefork.py): an upgrade that changes it fails there, not in
+production.
 """
 
 from __future__ import annotations

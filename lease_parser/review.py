@@ -49,7 +49,7 @@ from lease_parser.decisions import (
     draft_fields,
     field_sources,
 )
-from lease_parser.errors import LeaseParserError, Reason
+from lease_parser.errors import DocumentNotFound, LeaseParserError, Reason
 from lease_parser.model import FIELD_NAMES, FieldProblem
 from lease_parser.store import (
     DocumentRow,
@@ -64,6 +64,8 @@ from lease_parser.store import (
 # Each lost claim race means another reviewer just got an item; this bounds the retries
 # of one call in a stampede (with SKIP LOCKED on PostgreSQL races are rare anyway).
 MAX_CLAIM_ATTEMPTS = 20
+# The stated reason when a reviewer confirms the pipeline's "not a lease" flag.
+NOT_A_LEASE_REJECTION = "not a lease"
 
 
 class ReviewRefused(LeaseParserError):
@@ -74,7 +76,7 @@ class ReviewRefused(LeaseParserError):
         self.problems = problems or []
 
 
-class ItemNotFound(ReviewRefused):
+class ItemNotFound(ReviewRefused, DocumentNotFound):
     """No document with that hash."""
 
 
@@ -410,12 +412,16 @@ class ReviewQueue:
         detail = {"corrections": record} if record else None
         return self._decide(item, reviewer, values, "approved", detail)
 
-    def reject(self, doc_hash: str, reviewer: str, reason: str) -> DocumentRow:
-        """Refuse the document (not a lease, illegible, wrong file): dead, with the reason."""
-        why = reason.strip()
+    def reject(self, doc_hash: str, reviewer: str, reason: str = "") -> DocumentRow:
+        """Refuse the document (not a lease, illegible, wrong file): dead, with the reason.
+
+        An item the pipeline flagged ``not_a_lease`` needs no stated reason: confirming
+        the flag is the one step.
+        """
+        item = self._decidable(doc_hash, reviewer)
+        why = reason.strip() or (NOT_A_LEASE_REJECTION if item.reason == Reason.NOT_A_LEASE else "")
         if not why:
             raise ReviewRefused("a rejection needs a reason (--reason)")
-        item = self._decidable(doc_hash, reviewer)
         values = {"state": DocumentState.DEAD, "reason": Reason.REJECTED_BY_REVIEWER, "detail": why}
         return self._decide(item, reviewer, values, Reason.REJECTED_BY_REVIEWER, {"reason": why})
 

@@ -2,7 +2,7 @@
 
 Built at the edges (CLI, Celery app factory, test fixtures) and passed down; core code
 never reads ``os.environ``. Environment names are ``LEASE_<FIELD>``; nested sections use
-``__`` (``LEASE_TIME_LIMITS__OCR__HARD=1200``). The names DESIGN.md fixes
+``__`` (``LEASE_TIME_LIMITS__OCR__HARD=1200``). The names docs/architecture.md fixes
 (``LEASE_BROKER_URL``, ``LEASE_RESULT_BACKEND``, ``LEASE_OBJECT_STORE``,
 ``LEASE_S3_ENDPOINT_URL``, ``LEASE_STORE_URL``, ``LEASE_CONFIDENCE_GATE``,
 ``LEASE_DATA_DIR``) are deployment contracts: do not rename them.
@@ -10,18 +10,21 @@ never reads ``os.environ``. Environment names are ``LEASE_<FIELD>``; nested sect
 
 from __future__ import annotations
 
+import base64
+import binascii
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
+from urllib.parse import urlparse
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from lease_parser.errors import ConfigurationError
-from lease_parser.parsing.base import ParseLimits
-from lease_parser.parsing.ocr import OcrOptions
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: `lease-parser status` must not load the parsers
     from lease_parser.confidence import ConfidenceModel
+    from lease_parser.parsing.base import ParseLimits
+    from lease_parser.parsing.ocr import OcrOptions
 
 MB = 1024 * 1024
 
@@ -79,7 +82,9 @@ class RetryPolicy(BaseModel):
     max_retries: int = Field(default=4, ge=0, le=20)
     backoff_base: int = Field(default=60, ge=1)
     backoff_max: int = Field(default=480, ge=1)
-    # Full jitter on top of the step spreads a thundering herd after an outage.
+    # Each countdown is the step plus a random 0–``jitter`` share of it (60 s → 60–75 s
+    # at 0.25): documents that failed together in an outage do not all retry in the same
+    # second. Not "full jitter" (random 0–step): a retry never comes *sooner* than its step.
     jitter: float = Field(default=0.25, ge=0, le=1)
 
     def countdown(self, attempt: int, rand: float = 0.0) -> float:
@@ -159,7 +164,7 @@ class Settings(BaseSettings):
     worker_stall_after: int = Field(default=300, ge=1)
     # Submissions are refused (BrokerFullError) once Redis uses this share of maxmemory,
     # *before* Redis itself refuses writes: workers need the headroom to drain, because
-    # every delivery, claim and hand-on writes to Redis too.
+    # every delivery, hash lock and hand-on writes to Redis too.
     broker_high_water: float = Field(default=0.9, gt=0, le=1)
     # SIGTERM (and SIGQUIT) give running tasks this long to finish before they are
     # cancelled and their messages re-queued for another worker (Celery's soft shutdown).
@@ -171,14 +176,22 @@ class Settings(BaseSettings):
     # between two deliveries (a rejected message goes to the back of its queue). About
     # 150 bytes of Redis per task message.
     delivery_count_ttl: int = Field(default=86_400, gt=0)
-    # Dedup claim lifetime; longer than a whole document's journey through all queues.
-    claim_ttl: int = Field(default=7200, gt=0)
+    # Dedup hash lock lifetime; longer than a whole document's journey through all queues.
+    # (A reviewer's *claim* on a review item is another thing: review_claim_ttl.)
+    hash_lock_ttl: int = Field(default=7200, gt=0)
     # Hard cap on a published message: documents travel by key, never by value.
     max_message_bytes: int = Field(default=50 * 1024, gt=0)
     worker_max_tasks_per_child: int = Field(default=500, gt=0)
     # Kilobytes of resident memory after which a prefork child is replaced.
     worker_max_memory_per_child: int = Field(default=1_500_000, gt=0)
     review_claim_ttl: int = Field(default=1800, gt=0)
+    # Fernet key(s) that encrypt document passwords at rest (credentials/HASH.json):
+    # `python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`.
+    # Comma-separated to rotate: the first encrypts, every one decrypts. Unset on embedded
+    # defaults: a key is generated under data_dir (credential.key, mode 0600). Unset with
+    # an object store of your own (shared by workers on other machines): storing or
+    # reading a credential fails naming LEASE_CREDENTIAL_KEY.
+    credential_key: SecretStr | None = None
     # A worker's main process serves its children's metrics here (needs
     # PROMETHEUS_MULTIPROC_DIR, see metrics.py); unset means no worker /metrics.
     worker_metrics_port: int | None = Field(default=None, gt=0, lt=65536)
@@ -200,6 +213,55 @@ class Settings(BaseSettings):
     @classmethod
     def _tokens_are_name_token_pairs(cls, value: SecretStr) -> SecretStr:
         parse_api_tokens(value.get_secret_value())
+        return value
+
+    @field_validator("broker_url", "result_backend")
+    @classmethod
+    def _redis_url(cls, value: str) -> str:
+        # Claims, dead letters and the capacity check talk to Redis directly: the broker is
+        # Redis whatever kombu could otherwise speak.
+        parsed = urlparse(value)
+        if parsed.scheme not in ("redis", "rediss", "unix") or (
+            parsed.scheme != "unix" and not parsed.hostname
+        ):
+            raise ValueError(
+                "must be a Redis URL: redis://[:password@]host:port/db (rediss:// for TLS, "
+                "unix:///path/redis.sock)"
+            )
+        return value
+
+    @field_validator("store_url")
+    @classmethod
+    def _store_url(cls, value: str) -> str:
+        if value and "://" not in value:
+            raise ValueError(
+                "must be a SQLAlchemy URL: sqlite:////abs/path/lease.db or "
+                "postgresql+psycopg2://user:password@host/db (empty: the embedded SQLite)"
+            )
+        return value
+
+    @field_validator("object_store")
+    @classmethod
+    def _object_store_url(cls, value: str) -> str:
+        if value and urlparse(value).scheme not in ("file", "s3"):
+            raise ValueError("must be file:///absolute/dir or s3://bucket[/prefix]")
+        return value
+
+    @field_validator("credential_key")
+    @classmethod
+    def _fernet_keys(cls, value: SecretStr | None) -> SecretStr | None:
+        # Checked without importing cryptography: a Fernet key is 32 url-safe base64 bytes.
+        for key in credential_keys(value):
+            try:
+                raw = base64.urlsafe_b64decode(key.encode())
+            except (binascii.Error, ValueError):
+                raw = b""
+            if len(raw) != 32:
+                raise ValueError(
+                    "each key must be a Fernet key (32 url-safe base64 bytes, 44 characters): "
+                    'python -c "from cryptography.fernet import Fernet; '
+                    'print(Fernet.generate_key().decode())"'
+                )
         return value
 
     @model_validator(mode="after")
@@ -261,6 +323,8 @@ class Settings(BaseSettings):
         )
 
     def parse_limits(self) -> ParseLimits:
+        from lease_parser.parsing.base import ParseLimits
+
         return ParseLimits(
             max_bytes=self.max_document_bytes,
             max_pages=self.max_pages,
@@ -272,6 +336,8 @@ class Settings(BaseSettings):
         )
 
     def ocr_options(self) -> OcrOptions:
+        from lease_parser.parsing.ocr import OcrOptions
+
         return OcrOptions(
             dpi=self.ocr_dpi,
             page_timeout=self.ocr_page_timeout,
@@ -291,6 +357,18 @@ class Settings(BaseSettings):
     @property
     def store_database_url(self) -> str:
         return self.store_url or f"sqlite:///{(self.data_dir / 'lease.db').resolve()}"
+
+    @property
+    def embedded_objects(self) -> bool:
+        """True when the object store is the embedded ``file://`` one under ``data_dir``."""
+        return not self.object_store
+
+
+def credential_keys(value: SecretStr | None) -> list[str]:
+    """The comma-separated Fernet keys of ``LEASE_CREDENTIAL_KEY``, first (encrypting) first."""
+    if value is None:
+        return []
+    return [key.strip() for key in value.get_secret_value().split(",") if key.strip()]
 
 
 # A token is a password a program keeps: long enough that guessing is hopeless.
@@ -325,5 +403,6 @@ def load_settings(**overrides: Any) -> Settings:
         lines = []
         for err in exc.errors():
             where = "LEASE_" + "__".join(str(p).upper() for p in err["loc"]) if err["loc"] else ""
-            lines.append(f"  {where}: {err['msg']}" if where else f"  {err['msg']}")
+            message = err["msg"].removeprefix("Value error, ")
+            lines.append(f"  {where}: {message}" if where else f"  {message}")
         raise ConfigurationError("invalid configuration:\n" + "\n".join(lines)) from exc

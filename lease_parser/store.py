@@ -19,7 +19,7 @@ Four tables:
 Every state change is a conditional UPDATE (``WHERE state = 'pending'``, or ``'review'``
 for a reviewer's decision) in one transaction with its event row: two workers (or two
 reviewers) finishing the same document race on that row and exactly one wins, so a
-document is never committed twice even if the Redis claim was lost.
+document is never committed twice even if the Redis hash lock was lost.
 
 The schema is Alembic's (lease_parser/migrations): ``Store`` upgrades it to head at
 start-up, so a deploy never depends on a separate migration step running first.
@@ -47,6 +47,7 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     create_engine,
+    delete,
     event,
     func,
     or_,
@@ -206,6 +207,31 @@ def entered_final_state() -> ColumnElement[bool]:
     )
 
 
+# What a requeue changes on a document row, and so what undoing it restores.
+REQUEUE_RESETS = (
+    "state",
+    "reason",
+    "finished_at",
+    "updated_at",
+    "state_changed_at",
+    "claimed_by",
+    "claimed_at",
+    "claim_expires_at",
+)
+
+
+@dataclass(frozen=True)
+class Requeue:
+    """A document put back to ``pending`` for a new submission, and what it was before."""
+
+    doc_hash: str
+    doc_key: str
+    submission_id: str
+    event_id: int
+    requeued_at: dt.datetime
+    before: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The terminal result a worker records for a document."""
@@ -285,25 +311,24 @@ class Store:
 
     def register_submission(
         self, submission_id: str, doc_key: str, doc_hash: str, actor: str | None = None
-    ) -> None:
-        """Record a submission (idempotent on its id) and its document if new; with an
-        ``actor`` (an API caller's token name), a ``submitted`` audit event says who."""
+    ) -> str:
+        """Record a submission (idempotent on its id) and its document if new; return the
+        document's state (``pending`` for a new one). With an ``actor`` (an API caller's
+        token name), a ``submitted`` audit event says who."""
         for _attempt in range(5):
             try:
                 with self.session() as s:
+                    doc = s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
                     if s.get(SubmissionRow, submission_id) is not None:
-                        return
-                    if (
-                        s.scalar(select(DocumentRow.id).where(DocumentRow.doc_hash == doc_hash))
-                        is None
-                    ):
-                        s.add(
-                            DocumentRow(
-                                doc_hash=doc_hash,
-                                doc_key=doc_key,
-                                key_version=self._next_version(s, doc_key),
-                            )
+                        return str(doc.state) if doc is not None else DocumentState.PENDING
+                    if doc is None:
+                        doc = DocumentRow(
+                            doc_hash=doc_hash,
+                            doc_key=doc_key,
+                            key_version=self._next_version(s, doc_key),
+                            state=DocumentState.PENDING,
                         )
+                        s.add(doc)
                         s.flush()
                     s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=doc_key))
                     if actor is not None:
@@ -316,7 +341,7 @@ class Store:
                                 actor=actor,
                             )
                         )
-                return
+                    return str(doc.state)
             except IntegrityError:
                 continue  # a concurrent submit inserted the same document/version: re-read
         raise StorageUnavailable("could not register the submission after 5 attempts")
@@ -364,6 +389,17 @@ class Store:
     def document(self, doc_hash: str) -> DocumentRow | None:
         with self.session() as s:
             return s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
+
+    def hashes_starting_with(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` document hashes that start with ``prefix`` (lower-case hex)."""
+        with self._guard(), self.engine.connect() as conn:
+            query = (
+                select(DocumentRow.doc_hash)
+                .where(DocumentRow.doc_hash.startswith(prefix, autoescape=True))
+                .order_by(DocumentRow.doc_hash)
+                .limit(limit)
+            )
+            return [str(h) for h in conn.scalars(query)]
 
     def document_state(self, doc_hash: str) -> str | None:
         """Just the state: every task asks it, so it must not load the abstraction JSON."""
@@ -436,16 +472,33 @@ class Store:
             )
             return won
 
-    def reset_to_pending(self, doc_hash: str, actor: str) -> bool:
-        """Put a dead (or reviewed-for-credential) document back to pending for a requeue."""
+    def requeue(
+        self,
+        doc_hash: str,
+        submission_id: str,
+        actor: str,
+        states: Iterable[DocumentState],
+        reason: str | None = None,
+    ) -> Requeue | None:
+        """Put a document in one of ``states`` (and with ``reason``, if given) back to
+        ``pending`` under a new submission, in one transaction; None if it is not one.
+
+        The returned ``Requeue`` remembers what the row was, so ``undo_requeue`` can put
+        it back exactly if the message cannot be published: a failed requeue must leave
+        the document where it was (its fields, problems and kind are never touched here).
+        """
         now = utcnow()
+        conditions = [DocumentRow.doc_hash == doc_hash, DocumentRow.state.in_(list(states))]
+        if reason is not None:
+            conditions.append(DocumentRow.reason == reason)
         with self.session() as s:
-            result = s.execute(
+            row = s.scalar(select(DocumentRow).where(*conditions).with_for_update())
+            if row is None:
+                return None
+            before = {column: getattr(row, column) for column in REQUEUE_RESETS}
+            changed = s.execute(
                 update(DocumentRow)
-                .where(
-                    DocumentRow.doc_hash == doc_hash,
-                    DocumentRow.state.in_([DocumentState.DEAD, DocumentState.REVIEW]),
-                )
+                .where(*conditions)
                 .values(
                     state=DocumentState.PENDING,
                     reason=None,
@@ -456,18 +509,36 @@ class Store:
                     claimed_at=None,
                     claim_expires_at=None,
                 )
+            ).rowcount  # type: ignore[attr-defined]
+            if not changed:
+                return None
+            event = EventRow(
+                doc_hash=doc_hash, state=DocumentState.PENDING, reason="requeued", actor=actor
             )
-            changed = bool(result.rowcount)  # type: ignore[attr-defined]
-            if changed:
-                s.add(
-                    EventRow(
-                        doc_hash=doc_hash,
-                        state=DocumentState.PENDING,
-                        reason="requeued",
-                        actor=actor,
-                    )
+            s.add(event)
+            s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=row.doc_key))
+            s.flush()
+            return Requeue(doc_hash, row.doc_key, submission_id, event.id, now, before)
+
+    def undo_requeue(self, requeue: Requeue) -> bool:
+        """Put a requeued document back as it was, if nothing has moved it since: its
+        columns restored, the "requeued" event and the submission gone. False if it moved
+        on (then the message did go out, and the pipeline owns it)."""
+        with self.session() as s:
+            restored = s.execute(
+                update(DocumentRow)
+                .where(
+                    DocumentRow.doc_hash == requeue.doc_hash,
+                    DocumentRow.state == DocumentState.PENDING,
+                    DocumentRow.state_changed_at == requeue.requeued_at,
                 )
-            return changed
+                .values(**requeue.before)
+            ).rowcount  # type: ignore[attr-defined]
+            if not restored:
+                return False
+            s.execute(delete(EventRow).where(EventRow.id == requeue.event_id))
+            s.execute(delete(SubmissionRow).where(SubmissionRow.id == requeue.submission_id))
+            return True
 
     def note_discarded(self, doc_hash: str, actor: str, note: str | None) -> bool:
         """Record that an operator discarded a dead document's letter; False if not dead."""

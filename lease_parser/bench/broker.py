@@ -1,4 +1,4 @@
-"""What the broker itself costs: the dedup claim, and Redis memory per queued document.
+"""What the broker itself costs: the dedup hash lock, and Redis memory per queued document.
 
 Both against the benchmark's own redis-server (from redis/redis.conf), with no worker
 attached: the queue only grows, so ``INFO memory`` before and after N messages divided
@@ -24,14 +24,14 @@ import redis
 from lease_parser.bench.phase import Say, phase_settings
 from lease_parser.bench.stats import Summary, summarize
 from lease_parser.local import LocalCluster
-from lease_parser.pipeline.idempotency import claim_document
+from lease_parser.pipeline.idempotency import lock_hash
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES, EXTRACTION
 
 
 @dataclass(frozen=True)
 class BrokerCosts:
-    claim_s: Summary  # one claim_document (a Lua EVAL round trip)
+    lock_s: Summary  # one lock_hash (a Lua EVAL round trip)
     ping_s: Summary  # one PING round trip on the same connection: the floor
     publish_s: Summary  # one publish of a submit message
     queued: int
@@ -71,14 +71,14 @@ def _check_same_fields(raw: object) -> None:
         )
 
 
-def _claim_costs(r: redis.Redis, claims: int, ttl: int) -> tuple[Summary, Summary]:
+def _lock_costs(r: redis.Redis, locks: int, ttl: int) -> tuple[Summary, Summary]:
     holder = str(uuid.uuid4())
-    ping = _timed_calls(claims, lambda _i: r.ping())
-    claim = _timed_calls(claims, lambda i: claim_document(r, _fake_hash(i), holder, ttl))
-    return claim, ping
+    ping = _timed_calls(locks, lambda _i: r.ping())
+    lock = _timed_calls(locks, lambda i: lock_hash(r, _fake_hash(i), holder, ttl))
+    return lock, ping
 
 
-def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> BrokerCosts:
+def measure_broker(data_dir: Path, messages: int, locks: int, say: Say) -> BrokerCosts:
     from lease_parser.pipeline.app import create_app
     from lease_parser.pipeline.runtime import runtime_for
     from lease_parser.pipeline.submit import submit_document
@@ -89,8 +89,8 @@ def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> Brok
         runtime = runtime_for(settings)
         r = runtime.redis
         try:
-            say(f"  broker: {claims} dedup claims")
-            claim, ping = _claim_costs(r, claims, settings.claim_ttl)
+            say(f"  broker: {locks} dedup hash locks")
+            lock, ping = _lock_costs(r, locks, settings.hash_lock_ttl)
             r.flushall()
 
             def submit(i: int) -> None:
@@ -116,4 +116,4 @@ def measure_broker(data_dir: Path, messages: int, claims: int, say: Say) -> Brok
             runtime.store.close()
     if queued != messages:
         raise RuntimeError(f"{messages} submitted but {queued} queued in {EXTRACTION}")
-    return BrokerCosts(claim, ping, publish_s, queued, (after - before) / messages, message_bytes)
+    return BrokerCosts(lock, ping, publish_s, queued, (after - before) / messages, message_bytes)

@@ -1,7 +1,7 @@
 """What every benchmark phase shares: its settings, its corpus in object storage, its results.
 
 Each phase gets a fresh data directory (object store, SQLite store, Redis data), so no
-phase sees another's documents, claims or cached OCR pages: every phase does all the work.
+phase sees another's documents, hash locks or cached OCR pages: every phase does all the work.
 The benchmark always runs on the embedded defaults (file:// objects, SQLite), whatever
 LEASE_OBJECT_STORE / LEASE_STORE_URL say, so that phases compare like with like.
 """

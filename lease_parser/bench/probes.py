@@ -32,7 +32,7 @@ PROBES: tuple[tuple[str, str, str], ...] = (
     ("lease_parser.pipeline.tasks", "parse_stage", "parse"),
     ("lease_parser.pipeline.tasks", "extract_stage", "extract"),
     ("lease_parser.pipeline.tasks", "normalize_stage", "normalize"),
-    ("lease_parser.pipeline.idempotency", "claim_document", "claim"),
+    ("lease_parser.pipeline.idempotency", "lock_hash", "hash_lock"),
     ("lease_parser.pipeline.idempotency", "count_delivery", "deliveries"),
     ("lease_parser.pipeline.job.Job", "fetch_document", "download"),
     ("lease_parser.pipeline.job.Job", "finish", "commit"),

@@ -182,7 +182,7 @@ def build_report(
         "broker_overhead_macro_cpu_ms_per_task": ratio(
             (sum(c1.cpu_s.values()) - sum(seq.cpu_s.values())) * MS, len(c1.spans)
         ),
-        "dedup_claim_ms": {**_ms(broker.claim_s), "ping_p50": broker.ping_s.p50 * MS},
+        "dedup_hash_lock_ms": {**_ms(broker.lock_s), "ping_p50": broker.ping_s.p50 * MS},
         "redis_bytes_per_queued_doc": broker.bytes_per_queued_doc,
         "redis": {
             "queued": broker.queued,
@@ -301,7 +301,7 @@ def _memory(r: dict[str, Any]) -> list[str]:
 def format_table(r: dict[str, Any]) -> str:
     c, m, ocr, redis = r["corpus"], r["machine"], r["ocr"], r["redis"]
     kinds = ", ".join(f"{v['docs']} {k}" for k, v in c["by_kind"].items())
-    claim = r["dedup_claim_ms"]
+    lock = r["dedup_hash_lock_ms"]
     lines = [
         f"lease_parser benchmark: {c['docs']} documents ({kinds}; {c['pages']} pages), "
         f"seed {c['seed']}",
@@ -313,8 +313,8 @@ def format_table(r: dict[str, Any]) -> str:
         *_stages(r),
         "",
         *_overhead(r),
-        f"dedup claim (Lua EVAL, one round trip): p50 {_f(claim['p50'], 3)} ms, p95 "
-        f"{_f(claim['p95'], 3)} ms; PING p50 {_f(claim['ping_p50'], 3)} ms",
+        f"dedup hash lock (Lua EVALSHA, one round trip): p50 {_f(lock['p50'], 3)} ms, p95 "
+        f"{_f(lock['p95'], 3)} ms; PING p50 {_f(lock['ping_p50'], 3)} ms",
         f"redis: {_f(r['redis_bytes_per_queued_doc'], 0)} bytes per queued document "
         f"({redis['queued']} queued, one message {redis['message_bytes']} bytes); "
         f"publish p50 {_f(redis['publish_ms']['p50'], 2)} ms",

@@ -34,7 +34,7 @@ class BenchOptions:
     threads: int = 2
     rounds: int = 1
     messages: int = 10_000
-    claims: int = 2_000
+    locks: int = 2_000
     timeout: float = 1800
 
 
@@ -115,7 +115,7 @@ def run_benchmark(options: BenchOptions, data_dir: Path, say: Say) -> dict[str, 
             runs[name].append(run)
     phases = {name: min(rs, key=lambda run: run.wall_s) for name, rs in runs.items()}
     say("broker costs ...")
-    broker = measure_broker(data_dir / "broker", options.messages, options.claims, say)
+    broker = measure_broker(data_dir / "broker", options.messages, options.locks, say)
     machine["load_end"] = _load()
     report = build_report(corpus_info(docs, options), phases, broker, machine)
     report["rounds_wall_s"] = {name: [run.wall_s for run in rs] for name, rs in runs.items()}

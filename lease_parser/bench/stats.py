@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 WORK_STAGES = ("download", "parse", "ocr", "extract", "normalize", "commit")
 CPU_SUFFIX = "_cpu"  # stages["parse_cpu"]: the thread's CPU seconds in "parse"
 # Stages the probes time inside a task that are pipeline machinery, not work.
-OVERHEAD_STAGES = ("deliveries", "claim", "already_final", "credential_check", "publish")
+OVERHEAD_STAGES = ("deliveries", "hash_lock", "already_final", "credential_check", "publish")
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,33 @@
-"""What every command shares: exit codes, settings loading, JSON printing."""
+"""What every command shares: exit codes, the error boundary, settings loading, JSON printing.
+
+The boundary (``error_boundary``) is the one place the CLI turns an exception into an exit
+code and a message: library errors are translated to the taxonomy first
+(``lease_parser.translate``), each class of ours has its exit code (``EXIT_CODES``), the
+message is redacted (no URL password reaches a terminal), and with ``--json`` the error is
+a JSON object on stdout as well. An expected failure never prints a traceback.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import IntEnum
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from lease_parser.settings import Settings, load_settings
+from lease_parser import errors
+from lease_parser.errors import AmbiguousHash, DocumentNotFound, InvalidHash
+from lease_parser.hashes import hash_prefix, resolve_prefix
+from lease_parser.redaction import redact
+from lease_parser.translate import translate
+
+if TYPE_CHECKING:
+    from lease_parser.settings import Settings
+    from lease_parser.store import Store
 
 
 class ExitCode(IntEnum):
@@ -18,17 +36,97 @@ class ExitCode(IntEnum):
     USAGE = 2  # bad arguments (click's own convention)
     CONFIG = 3  # invalid LEASE_* configuration; the message says which value to change
     BROKER_FULL = 4  # Redis at maxmemory: drain queues or raise maxmemory, then resubmit
-    NOT_FOUND = 5  # no such document / item
-    UNAVAILABLE = 6  # a server the command needs (Redis, store) is unreachable
+    NOT_FOUND = 5  # no such document / item / object
+    UNAVAILABLE = 6  # a server the command needs (Redis, store, object store) is unreachable
     INTERRUPTED = 130
 
 
-def fail(message: str, code: ExitCode) -> NoReturn:
+# The nearest class in an error's MRO decides; anything else of ours is FAILED.
+EXIT_CODES: dict[type[Exception], ExitCode] = {
+    errors.ConfigurationError: ExitCode.CONFIG,
+    errors.BrokerFullError: ExitCode.BROKER_FULL,
+    errors.ObjectNotFound: ExitCode.NOT_FOUND,
+    errors.TransientError: ExitCode.UNAVAILABLE,  # broker, store, object store, timeouts
+    DocumentNotFound: ExitCode.NOT_FOUND,
+    InvalidHash: ExitCode.USAGE,
+    AmbiguousHash: ExitCode.USAGE,
+}
+
+
+# What to check, for failures whose message (a driver's) does not say.
+HINTS: dict[type[Exception], str] = {
+    errors.BrokerUnavailable: "is Redis at LEASE_BROKER_URL running and reachable?",
+    errors.StorageUnavailable: "is the store (LEASE_STORE_URL) or the object store "
+    "(LEASE_OBJECT_STORE) running and reachable?",
+}
+
+
+def error_type(exc: BaseException) -> str:
+    """A stable machine-readable name for an error: its class, snake_case."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+
+
+def exit_code_for(exc: BaseException) -> ExitCode:
+    for cls in type(exc).__mro__:
+        if cls in EXIT_CODES:
+            return EXIT_CODES[cls]
+    return ExitCode.FAILED
+
+
+def _emit(message: str, code: ExitCode, as_json: bool, **extra: Any) -> NoReturn:
+    message = redact(message)
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": message, "exit_code": int(code), **extra}))
     click.echo(f"error: {message}", err=True)
     sys.exit(int(code))
 
 
+def fail(message: str, code: ExitCode, *, printed: bool = False, **extra: Any) -> NoReturn:
+    """Stop the command: one line on stderr and, under --json, a JSON error object on stdout
+    (with ``extra`` in it) unless the command ``printed`` its JSON result already."""
+    _emit(message, code, _json_requested() and not printed, **extra)
+
+
+def _json_requested() -> bool:
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.params.get("as_json"):
+            return True
+        ctx = ctx.parent
+    return False
+
+
+@contextmanager
+def error_boundary(as_json: bool) -> Iterator[None]:
+    """Map whatever a command raised to an exit code and a redacted message."""
+    try:
+        yield
+    except click.exceptions.Abort:
+        _emit("aborted", ExitCode.INTERRUPTED, as_json)
+    except KeyboardInterrupt:
+        _emit("interrupted", ExitCode.INTERRUPTED, as_json)
+    except click.ClickException as exc:
+        if not as_json:
+            exc.show()
+            sys.exit(ExitCode.USAGE)
+        _emit(exc.format_message(), ExitCode.USAGE, as_json)
+    except Exception as exc:
+        ours = translate(exc)
+        if not isinstance(ours, errors.LeaseParserError):
+            raise  # a bug: its traceback is what the issue needs (redacted by main's hook)
+        extra: dict[str, Any] = {"type": error_type(ours)}
+        if problems := getattr(ours, "problems", None):
+            extra["problems"] = [p.model_dump() for p in problems]
+        if candidates := getattr(ours, "candidates", None):
+            extra["candidates"] = list(candidates)
+        hint = next((h for cls, h in HINTS.items() if isinstance(ours, cls)), None)
+        message = f"{ours} — {hint}" if hint else str(ours)
+        _emit(message, exit_code_for(ours), as_json, **extra)
+
+
 def settings_from_env() -> Settings:
+    from lease_parser.settings import load_settings
+
     return load_settings()
 
 
@@ -37,3 +135,29 @@ def print_json(obj: Any) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+class HashParam(click.ParamType[str]):
+    """A document hash as typed: 64 hex digits or a unique prefix of 8+ (resolved later)."""
+
+    name = "HASH"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return hash_prefix(str(value))
+        except InvalidHash as exc:
+            self.fail(str(exc), param, ctx)
+
+
+HASH = HashParam()
+
+
+def open_store(settings: Settings | None = None) -> Store:
+    from lease_parser.store import Store
+
+    return Store((settings or settings_from_env()).store_database_url)
+
+
+def resolve_hash(store: Store, text: str) -> str:
+    """The full hash of the one document ``text`` starts (see hashes.resolve_prefix)."""
+    return resolve_prefix(text, store.hashes_starting_with)

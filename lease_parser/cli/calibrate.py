@@ -66,7 +66,7 @@ def calibrate(
     """Refit the model that turns extraction evidence into probabilities.
 
     Examples: every value extracted from DIRECTORY whose field --labels scores (right or
-    wrong by FIELDS.md's rules), and every value a reviewer committed (approved: right;
+    wrong by docs/fields.md's rules), and every value a reviewer committed (approved: right;
     corrected: wrong). The fit is deterministic; review the new file in git like code.
     """
     from lease_parser.calibration import fit_model, labelled_examples, reviewed_examples

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.abstract import abstract_document
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.evaluation import (
-    DocumentOutcome,
-    EvalReport,
-    Evaluation,
-    evaluate_directory,
-    load_labels,
-    target_rows,
-    unmet_targets,
-)
-from lease_parser.model import CORE_FIELDS, AbstractionResult, result_json
+
+if TYPE_CHECKING:  # the core is imported by the commands that run it, not by `--help`
+    from lease_parser.evaluation import DocumentOutcome, EvalReport, Evaluation
+    from lease_parser.model import AbstractionResult
 
 
 def _print_human(path: Path, result: AbstractionResult) -> None:
+    from lease_parser.model import result_json
+
     click.echo(
         f"{path.name}: {result.route.value}"
         + (f" ({result.reason.value})" if result.reason else "")
@@ -54,6 +50,9 @@ def abstract(file: Path, password: str | None, as_json: bool) -> None:
     Exits 0 whenever a route was reached, even `dead`; non-zero only if it could not run.
     """
     settings = settings_from_env()
+    from lease_parser.abstract import abstract_document
+    from lease_parser.model import result_json
+
     result = abstract_document(file.read_bytes(), settings, password=password)
     if as_json:
         print_json(result_json(result))
@@ -66,6 +65,8 @@ def _fmt(value: float | None) -> str:
 
 
 def _print_fields(report: EvalReport) -> None:
+    from lease_parser.model import CORE_FIELDS
+
     click.echo(
         f"{'field':22} {'prec':>5} {'rec':>5} {'f1':>5} {'supp':>5} {'gate✓':>6} {'gate✗':>6}"
     )
@@ -122,6 +123,8 @@ def _print_curve(evaluation: Evaluation) -> None:
 
 
 def _print_targets(report: EvalReport) -> None:
+    from lease_parser.evaluation import target_rows
+
     click.echo("\ntargets (cross-validated):")
     for name, value, target, met in target_rows(report):
         click.echo(f"  {name:24} {_fmt(value):>5}  {target:8} {'met' if met else 'NOT MET'}")
@@ -173,7 +176,7 @@ def _print_evaluation(evaluation: Evaluation) -> None:
     "labels_path",
     required=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Labels JSON: {file: {field: value | null}} (FIELDS.md).",
+    help="Labels JSON: {file: {field: value | null}} (docs/fields.md).",
 )
 @click.option(
     "--cache-dir",
@@ -205,6 +208,8 @@ def evaluate(
     The honest figures are cross-validated: each document is scored by a confidence model
     fitted on the other documents only. The in-sample figures use the shipped model.
     """
+    from lease_parser.evaluation import evaluate_directory, load_labels, unmet_targets
+
     settings = settings_from_env()
     try:
         labels = load_labels(labels_path)
@@ -227,4 +232,4 @@ def evaluate(
         _print_evaluation(evaluation)
     unmet = unmet_targets(evaluation.cross_validated or evaluation.in_sample)
     if check and unmet:
-        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED)
+        fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED, printed=True)

@@ -8,12 +8,25 @@ from __future__ import annotations
 
 import datetime as dt
 import getpass
+from typing import TYPE_CHECKING
 
 import click
 
-import redis
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    open_store,
+    print_json,
+    resolve_hash,
+    settings_from_env,
+)
 from lease_parser.errors import Reason
+from lease_parser.hashes import resolve_prefix
+
+if TYPE_CHECKING:
+    import redis
 
 
 def _redis() -> redis.Redis:
@@ -29,9 +42,27 @@ def _login_name() -> str:
         return "unknown"
 
 
+def _dead_hashes(texts: tuple[str, ...]) -> list[str]:
+    """Full hashes of the dead letters given by hash or unique prefix; an unknown prefix is
+    kept as typed (reported as not found, like an unknown full hash)."""
+    from lease_parser.deadletter import dead_hashes_starting_with
+    from lease_parser.errors import DocumentNotFound
+
+    r = _redis()
+    out = []
+    for text in texts:
+        try:
+            out.append(
+                resolve_prefix(text, lambda prefix, n: dead_hashes_starting_with(r, prefix, n))
+            )
+        except DocumentNotFound:
+            out.append(text.strip().lower())
+    return out
+
+
 @click.group()
 def dead() -> None:
-    """Dead-lettered documents: list, inspect, requeue by hand."""
+    """Dead-lettered documents: list, inspect, requeue by hand, discard what is junk."""
 
 
 @dead.command("list")
@@ -61,13 +92,15 @@ def list_(limit: int, reason: str | None, as_json: bool) -> None:
 
 
 @dead.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One dead letter: payload, reason, attempts, diagnosis and traceback."""
-    from lease_parser.deadletter import get_dead_letter
+    """One dead letter (hash or unique prefix): payload, reason, attempts, diagnosis, traceback."""
+    from lease_parser.deadletter import dead_hashes_starting_with, get_dead_letter
 
-    letter = get_dead_letter(_redis(), doc_hash.lower())
+    r = _redis()
+    full = resolve_prefix(doc_hash, lambda prefix, n: dead_hashes_starting_with(r, prefix, n))
+    letter = get_dead_letter(r, full)
     if letter is None:
         fail(f"no dead letter for {doc_hash}", ExitCode.NOT_FOUND)
     if as_json:
@@ -83,13 +116,14 @@ def show(doc_hash: str, as_json: bool) -> None:
 
 
 @dead.command()
-@click.argument("doc_hashes", nargs=-1, required=True)
+@click.argument("doc_hashes", nargs=-1, required=True, type=HASH)
 @json_option
 def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
-    """Send dead documents through the pipeline again (after fixing their cause).
+    """Send dead documents (hashes or unique prefixes) through the pipeline again.
 
-    Each becomes a new submission; its dead letter is removed once the message is
-    queued. Exits 5 if any hash is not a dead document (the others are still requeued).
+    Each becomes a new submission; its dead letter is removed once the message is queued.
+    If the broker is down or full nothing changes (exit 6 or 4): run it again later.
+    Exits 5 if any hash is not a dead document (the others are still requeued).
     """
     from lease_parser.deadletter import remove_dead_letter
     from lease_parser.pipeline.app import create_app
@@ -98,14 +132,15 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
     from lease_parser.store import DocumentState
 
     app = create_app(settings_from_env())
-    r = runtime_for(app.lease_settings).redis
+    runtime = runtime_for(app.lease_settings)
+    store = open_store(app.lease_settings)
     receipts, missing = [], []
-    for doc_hash in (h.lower() for h in doc_hashes):
+    for doc_hash in (resolve_hash(store, h) for h in doc_hashes):
         receipt = requeue_document(app, doc_hash, "dead requeue", (DocumentState.DEAD,))
         if receipt is None:
             missing.append(doc_hash)
             continue
-        remove_dead_letter(r, doc_hash)
+        remove_dead_letter(runtime.redis, doc_hash)
         receipts.append(receipt)
     if as_json:
         print_json([receipt.to_json() for receipt in receipts])
@@ -113,11 +148,11 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
         for receipt in receipts:
             click.echo(f"requeued {receipt.doc_key} as task {receipt.task_id}")
     if missing:
-        fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND)
+        fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND, printed=True)
 
 
 @dead.command()
-@click.argument("doc_hashes", nargs=-1, required=True)
+@click.argument("doc_hashes", nargs=-1, required=True, type=HASH)
 @click.option("--note", default=None, help="Why it is discarded (kept in the audit trail).")
 @click.option("--by", "actor", default=None, help="Who discards it [default: the login name].")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation (for scripts).")
@@ -125,7 +160,7 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
 def discard(
     doc_hashes: tuple[str, ...], note: str | None, actor: str | None, yes: bool, as_json: bool
 ) -> None:
-    """Drop dead letters for good: triaged, and nothing to replay (a hostile or junk file).
+    """Drop dead letters (hashes or unique prefixes) for good: triaged, nothing to replay.
 
     The letters leave the triage queue (and the LeaseDeadLetters alert); each document
     stays `dead` with its reason, an audit event records who discarded it and why, and
@@ -136,8 +171,7 @@ def discard(
     from lease_parser.pipeline.runtime import runtime_for
 
     runtime = runtime_for(settings_from_env())
-    hashes = [h.lower() for h in doc_hashes]
-    letters = {h: get_dead_letter(runtime.redis, h) for h in hashes}
+    letters = {h: get_dead_letter(runtime.redis, h) for h in _dead_hashes(doc_hashes)}
     found = [letter for letter in letters.values() if letter is not None]
     missing = [h for h, letter in letters.items() if letter is None]
     if found and not yes:
@@ -156,4 +190,4 @@ def discard(
         for letter in discarded:
             click.echo(f"discarded {letter.doc_hash[:12]} {letter.doc_key} ({letter.reason})")
     if missing:
-        fail(f"no dead letter for: {', '.join(missing)}", ExitCode.NOT_FOUND)
+        fail(f"no dead letter for: {', '.join(missing)}", ExitCode.NOT_FOUND, printed=True)

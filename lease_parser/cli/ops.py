@@ -6,13 +6,15 @@ import os
 import signal
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
 from lease_parser.errors import ConfigurationError
-from lease_parser.settings import Settings
+
+if TYPE_CHECKING:
+    from lease_parser.settings import Settings
 
 FLOWER_AUTH_ENV = "LEASE_FLOWER_BASIC_AUTH"
 
@@ -206,6 +208,6 @@ def healthcheck(
     if as_json:
         print_json({"healthy": problem is None, "worker": worker, "problem": problem})
     if problem is not None:
-        fail(problem, ExitCode.FAILED)
+        fail(problem, ExitCode.FAILED, printed=as_json)
     if not as_json:
         click.echo("ok" + (f": {worker} answers and consumes" if worker else ": broker answers"))

@@ -1,21 +1,31 @@
-"""Commands that talk to the queue: ``submit``, ``worker``, ``status``, ``unlock``."""
+"""Commands that talk to the queue: ``submit``, ``worker``, ``status``, ``unlock``.
+
+Celery, Redis and the store are imported inside each command: ``status`` (what scripts
+poll) loads only the settings and the store.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
+from typing import TYPE_CHECKING
 
 import click
-from celery import Celery
 
 from lease_parser.cli._common import (
+    HASH,
     ExitCode,
     fail,
     json_option,
+    open_store,
     print_json,
+    resolve_hash,
     settings_from_env,
 )
-from lease_parser.pipeline.routing import QUEUES
+from lease_parser.hashes import full_hash
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+QUEUE_NAMES = ("lease_extraction", "lease_ocr", "lease_normalization")  # routing.QUEUES
 
 
 def _app() -> Celery:
@@ -24,42 +34,49 @@ def _app() -> Celery:
     return create_app(settings_from_env())
 
 
+def _declared_hash(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    try:
+        return full_hash(value) if value is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command()
 @click.argument("doc_key")
-@click.option("--hash", "doc_hash", default=None, help="SHA-256 of the content, if known.")
+@click.option(
+    "--hash",
+    "doc_hash",
+    default=None,
+    callback=_declared_hash,
+    help="SHA-256 of the content (64 hex digits), if known; computed otherwise.",
+)
 @json_option
 def submit(doc_key: str, doc_hash: str | None, as_json: bool) -> None:
-    """Submit an object KEY (already in LEASE_OBJECT_STORE) for abstraction."""
+    """Submit an object KEY (already in LEASE_OBJECT_STORE) for abstraction.
+
+    Content that is already a final document is not queued again: the receipt says it is
+    a duplicate and gives that document's state (exit 0).
+    """
     from lease_parser.pipeline.submit import submit_document
 
     receipt = submit_document(_app(), doc_key, doc_hash)
     if as_json:
         print_json(receipt.to_json())
-    else:
+    elif receipt.queued:
         click.echo(f"submitted {receipt.doc_key} sha256={receipt.doc_hash} task={receipt.task_id}")
-
-
-def use_soft_shutdown_on_sigterm() -> None:
-    """Make SIGTERM Celery's soft shutdown (a time-limited warm one, then re-queue).
-
-    Celery's plain SIGTERM is a warm shutdown that waits for running tasks however long
-    they take: an OCR task near its 30-minute limit would hold a rollout or a scale-down
-    that long. ``REMAP_SIGTERM=SIGQUIT`` makes SIGTERM the cold shutdown, which first waits
-    ``worker_soft_shutdown_timeout`` (app.py) and then cancels what still runs; acks_late
-    leaves those messages unacked and closing the channel puts them back on their queue.
-    billiard reads the variable once, at import (billiard/common.py), in this process and
-    in the pool children it starts, hence here, before the worker is imported.
-    """
-    if "billiard.common" in sys.modules:
-        raise RuntimeError("REMAP_SIGTERM must be set before billiard is imported")
-    os.environ["REMAP_SIGTERM"] = "SIGQUIT"
+    else:
+        click.echo(
+            f"duplicate: {receipt.doc_key} has the content of a document already "
+            f"{receipt.document_state} (sha256={receipt.doc_hash}); nothing was queued. "
+            f"See: lease-parser status {receipt.doc_hash[:12]}"
+        )
 
 
 @click.command()
 @click.option(
     "--queues",
     "-Q",
-    default=",".join(QUEUES),
+    default=",".join(QUEUE_NAMES),
     show_default=True,
     help="Comma-separated queues to consume.",
 )
@@ -81,44 +98,24 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel:
     that timeout + 45 s as grace. SIGKILL loses nothing either: the other workers' reapers
     restore its messages within LEASE_HEARTBEAT_TTL + a few seconds.
     """
-    unknown = set(queues.split(",")) - set(QUEUES)
-    if unknown:
-        fail(f"unknown queue(s) {sorted(unknown)}; choose from {', '.join(QUEUES)}", ExitCode.USAGE)
-    # Tesseract's OpenMP threads cost ~6x the CPU when every core already runs a child.
-    os.environ["OMP_THREAD_LIMIT"] = "1"
-    use_soft_shutdown_on_sigterm()
-    argv = [
-        "worker",
-        "--queues",
-        queues,
-        "--loglevel",
-        loglevel,
-        "--without-mingle",
-        "--without-gossip",
-    ]
-    if concurrency:
-        argv += ["--concurrency", str(concurrency)]
-    if hostname:
-        argv += ["--hostname", hostname]
-    app = _app()
-    # A worker owns its process: let Celery configure logging so our INFO lines show.
-    app.conf.worker_hijack_root_logger = True
-    app.worker_main(argv)
+    from lease_parser.pipeline.routing import QUEUES
+    from lease_parser.pipeline.worker import run_worker, unknown_queues
+
+    names = queues.split(",")
+    if unknown := unknown_queues(names):
+        fail(f"unknown queue(s) {unknown}; choose from {', '.join(QUEUES)}", ExitCode.USAGE)
+    run_worker(settings_from_env(), names, concurrency, hostname, loglevel)
 
 
 @click.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def status(doc_hash: str, as_json: bool) -> None:
-    """Show the state of a document by its content hash."""
-    from lease_parser.store import Store
-
-    settings = settings_from_env()
-    row = Store(settings.store_database_url).document(doc_hash.lower())
+    """Show the state of a document by its content hash (or a unique prefix of 8+)."""
+    store = open_store()
+    row = store.document(resolve_hash(store, doc_hash))
     if row is None:
-        if as_json:
-            print_json({"doc_hash": doc_hash, "doc_key": None, "state": "unknown", "reason": None})
-        fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND)
+        fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND, state="unknown")
     payload = {
         "doc_hash": row.doc_hash,
         "doc_key": row.doc_key,
@@ -133,32 +130,30 @@ def status(doc_hash: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.option(
     "--password",
     prompt=True,
     hide_input=True,
-    help="The document's password (prompted for if omitted).",
+    help="The document's password (prompted for if omitted; an option shows in `ps`).",
 )
 @json_option
 def unlock(doc_hash: str, password: str, as_json: bool) -> None:
     """Supply the password of an encrypted document (review: needs_credential) and requeue it.
 
-    The password is stored in the object store beside the documents (credentials/HASH.json),
-    never in a queue message.
+    The password is tried on the document first: a wrong one is refused (exit 1) and
+    nothing changes. A right one is stored encrypted (LEASE_CREDENTIAL_KEY) beside the
+    documents, never in a queue message, and deleted once the document is final.
     """
-    from lease_parser.pipeline.job import credential_key
-    from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.pipeline.submit import requeue_document
-    from lease_parser.storage import put_json
+    from lease_parser.pipeline.unlock import unlock_document
 
     app = _app()
-    runtime = runtime_for(app.lease_settings)
-    put_json(runtime.objects, credential_key(doc_hash.lower()), {"password": password})
-    receipt = requeue_document(app, doc_hash.lower(), actor="unlock")
-    if receipt is None:
-        fail(f"{doc_hash} is not waiting for a credential (or does not exist)", ExitCode.NOT_FOUND)
+    full = resolve_hash(open_store(app.lease_settings), doc_hash)
+    receipt = unlock_document(app, full, password)
     if as_json:
         print_json(receipt.to_json())
     else:
-        click.echo(f"password stored; requeued {receipt.doc_key} as task {receipt.task_id}")
+        click.echo(
+            f"password checked and stored encrypted; requeued {receipt.doc_key} "
+            f"as task {receipt.task_id}"
+        )

@@ -8,18 +8,25 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.export import decision_json, document_json, event_json, write_csv, write_jsonl
-from lease_parser.store import DocumentRow, DocumentState, Store
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    open_store,
+    print_json,
+    resolve_hash,
+)
 
-STATES = [s.value for s in DocumentState]
+if TYPE_CHECKING:
+    from lease_parser.store import DocumentRow
 
-
-def _store() -> Store:
-    return Store(settings_from_env().store_database_url)
+# store.DocumentState, spelled out so `--help` does not load SQLAlchemy (a test pins them).
+STATES = ["pending", "committed", "review", "dead"]
 
 
 def parse_when(text: str | None, end: bool = False) -> dt.datetime | None:
@@ -59,7 +66,7 @@ def _selected(
     newest_first: bool = False,
 ) -> Iterator[DocumentRow]:
     chosen = states or (default,)
-    return _store().documents(
+    return open_store().documents(
         states=() if "all" in chosen else chosen,
         since=parse_when(since),
         until=parse_when(until, end=True),
@@ -81,6 +88,8 @@ def list_(
     states: tuple[str, ...], since: str | None, until: str | None, limit: int, as_json: bool
 ) -> None:
     """Documents of every state (or --state), newest first by when they entered it."""
+    from lease_parser.export import document_json
+
     rows = list(_selected(states, since, until, "all", limit, newest_first=True))
     if as_json:
         print_json([document_json(row) for row in rows])
@@ -99,12 +108,14 @@ def list_(
 
 
 @results.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One document: its abstraction, its audit trail, and the other versions of its key."""
-    store = _store()
-    row = store.document(doc_hash.lower())
+    """One document (hash or unique prefix): abstraction, audit trail, other versions of its key."""
+    from lease_parser.export import decision_json, document_json, event_json
+
+    store = open_store()
+    row = store.document(resolve_hash(store, doc_hash))
     if row is None:
         fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND)
     record = document_json(row)
@@ -160,7 +171,9 @@ def export(
     fmt: str, out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
     """Export abstractions (committed only unless --state): CSV or JSON lines."""
-    rows = _selected(states, since, until, DocumentState.COMMITTED)
+    from lease_parser.export import write_csv, write_jsonl
+
+    rows = _selected(states, since, until, "committed")
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
         target = stack.enter_context(out.open("w", newline="")) if out else sys.stdout

@@ -10,20 +10,24 @@ Deciding needs a live claim; ``confirm`` and ``correct`` decide fields one by on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
-from lease_parser.corrections import parse_corrections
-from lease_parser.decisions import DecisionKind
+from lease_parser.cli._common import (
+    HASH,
+    ExitCode,
+    fail,
+    json_option,
+    print_json,
+    resolve_hash,
+    settings_from_env,
+)
 from lease_parser.errors import Reason
-from lease_parser.export import document_json
-from lease_parser.model import FIELD_NAMES
-from lease_parser.review import ItemNotFound, ReviewItem, ReviewQueue, ReviewRefused
-from lease_parser.store import DocumentRow, Store, utcnow
+
+if TYPE_CHECKING:
+    from lease_parser.review import ReviewItem, ReviewQueue
+    from lease_parser.store import DocumentRow
 
 reviewer_option = click.option(
     "--reviewer",
@@ -34,25 +38,21 @@ reviewer_option = click.option(
 
 
 def _queue() -> ReviewQueue:
+    from lease_parser.review import ReviewQueue
+    from lease_parser.store import Store
+
     settings = settings_from_env()
     return ReviewQueue(Store(settings.store_database_url), settings.review_claim_ttl)
 
 
-@contextmanager
-def _refusals(as_json: bool) -> Iterator[None]:
-    """A refused action exits non-zero with the reason (and, with --json, the problems)."""
-    try:
-        yield
-    except ReviewRefused as exc:
-        if as_json:
-            problems = [p.model_dump() for p in exc.problems]
-            print_json({"ok": False, "error": exc.message, "problems": problems})
-        code = ExitCode.NOT_FOUND if isinstance(exc, ItemNotFound) else ExitCode.FAILED
-        fail(exc.message, code)
+def _resolved(queue: ReviewQueue, doc_hash: str) -> str:
+    return resolve_hash(queue.store, doc_hash)
 
 
 def _age(since: dt.datetime) -> str:
     """How long an item has waited: 3h07m, or 2d05h past a day."""
+    from lease_parser.store import utcnow
+
     hours, minutes = divmod(int((utcnow() - since).total_seconds() // 60), 60)
     return f"{hours // 24}d{hours % 24:02}h" if hours >= 24 else f"{hours}h{minutes:02}m"
 
@@ -89,7 +89,7 @@ def list_(limit: int, reason: str | None, as_json: bool) -> None:
 
 
 @review.command()
-@click.argument("doc_hash", required=False)
+@click.argument("doc_hash", required=False, type=HASH)
 @reviewer_option
 @json_option
 def claim(doc_hash: str | None, reviewer: str, as_json: bool) -> None:
@@ -97,15 +97,12 @@ def claim(doc_hash: str | None, reviewer: str, as_json: bool) -> None:
 
     Exits 5 when the queue is empty, 1 when DOC_HASH is someone else's.
     """
-    item: ReviewItem | None = None
+    queue = _queue()
     if doc_hash is not None:
-        with _refusals(as_json):
-            item = _queue().claim(doc_hash.lower(), reviewer)
+        item: ReviewItem | None = queue.claim(_resolved(queue, doc_hash), reviewer)
     else:
-        item = _queue().claim_next(reviewer)
+        item = queue.claim_next(reviewer)
     if item is None:
-        if as_json:
-            print_json(None)
         fail("the review queue is empty", ExitCode.NOT_FOUND)
     if as_json:
         print_json(item.to_json())
@@ -114,12 +111,12 @@ def claim(doc_hash: str | None, reviewer: str, as_json: bool) -> None:
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
     """One item: each field with its value, confidence, page and source snippet."""
-    with _refusals(as_json):
-        item = _queue().item(doc_hash.lower())
+    queue = _queue()
+    item = queue.item(_resolved(queue, doc_hash))
     if as_json:
         print_json(item.to_json())
     else:
@@ -144,25 +141,33 @@ def _print_item(item: ReviewItem) -> None:
         click.echo(f"  {number}. {problem['field']} [{kind}]{page}: {problem['problem']}")
     # The doubtful fields first, in the order above; then the rest, which need no check.
     # "!" marks one not checked yet; a decided one shows what was decided.
+    from lease_parser.model import FIELD_NAMES
+
+    marks = _marks()
     draft = item.draft()
     doubtful = item.doubtful
     for name in doubtful + [n for n in FIELD_NAMES if n not in doubtful]:
-        mark = _MARKS[item.decisions[name].kind] if name in item.decisions else " "
+        mark = marks[item.decisions[name].kind] if name in item.decisions else " "
         mark = "!" if name in item.unchecked else mark
         click.echo(_field_line(name, draft.get(name) or {}, mark))
     for decision in item.decisions.values():
         click.echo(
-            f"  {_MARKS[decision.kind]} {decision.field}: {decision.kind.value} by "
+            f"  {marks[decision.kind]} {decision.field}: {decision.kind.value} by "
             f"{decision.reviewer} at {decision.decided_at:%H:%M}"
         )
     if item.reason == Reason.NEEDS_CREDENTIAL:
-        click.echo(f"needs its password: lease-parser unlock {item.doc_hash}")
+        click.echo(f"needs its password: lease-parser unlock {item.doc_hash[:12]}")
+    elif item.reason == Reason.NOT_A_LEASE:
+        click.echo(f"not a lease? confirm with: lease-parser review reject {item.doc_hash[:12]}")
     elif item.state == "review":
         click.echo(_next_step(item))
 
 
-# "!" doubtful and not checked yet; the others say what a reviewer decided.
-_MARKS = {DecisionKind.CONFIRMED: "✓", DecisionKind.CORRECTED: "✎", DecisionKind.NOT_STATED: "∅"}
+def _marks() -> dict[Any, str]:
+    """What a reviewer decided, as a mark ("!" is doubtful and not checked yet)."""
+    from lease_parser.decisions import DecisionKind
+
+    return {DecisionKind.CONFIRMED: "✓", DecisionKind.CORRECTED: "✎", DecisionKind.NOT_STATED: "∅"}
 
 
 def _next_step(item: ReviewItem) -> str:
@@ -186,6 +191,8 @@ def _field_line(name: str, field: dict[str, Any], mark: str) -> str:
 
 
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
+    from lease_parser.export import document_json
+
     if as_json:
         print_json(document_json(row))
         return
@@ -196,7 +203,7 @@ def _print_decision(row: DocumentRow, as_json: bool) -> None:
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @reviewer_option
 @json_option
 def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
@@ -204,25 +211,25 @@ def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
 
     Refused (exit 1, naming them) while a doubtful field is neither confirmed nor corrected.
     """
-    with _refusals(as_json):
-        row = _queue().approve(doc_hash.lower(), reviewer)
+    queue = _queue()
+    row = queue.approve(_resolved(queue, doc_hash), reviewer)
     _print_decision(row, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.argument("fields", nargs=-1, required=True, metavar="FIELD...")
 @reviewer_option
 @json_option
 def confirm(doc_hash: str, fields: tuple[str, ...], reviewer: str, as_json: bool) -> None:
     """The pipeline's values of these fields are right (an empty field: not stated)."""
-    with _refusals(as_json):
-        item = _queue().confirm(doc_hash.lower(), reviewer, list(fields))
+    queue = _queue()
+    item = queue.confirm(_resolved(queue, doc_hash), reviewer, list(fields))
     _print_progress(item, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.argument("changes", nargs=-1, required=True, metavar="FIELD=VALUE...")
 @reviewer_option
 @json_option
@@ -233,12 +240,14 @@ def correct(doc_hash: str, changes: tuple[str, ...], reviewer: str, as_json: boo
     escalation as JSON; an empty value (field=) means the lease does not state it. One bad
     value refuses them all.
     """
+    from lease_parser.corrections import parse_corrections
+
     try:
         pairs = parse_corrections(list(changes))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="FIELD=VALUE") from None
-    with _refusals(as_json):
-        item = _queue().correct(doc_hash.lower(), reviewer, pairs)
+    queue = _queue()
+    item = queue.correct(_resolved(queue, doc_hash), reviewer, pairs)
     _print_progress(item, as_json)
 
 
@@ -246,48 +255,56 @@ def _print_progress(item: ReviewItem, as_json: bool) -> None:
     if as_json:
         print_json(item.to_json())
         return
-    draft = item.draft()
+    draft, marks = item.draft(), _marks()
     for decision in item.decisions.values():
         value = draft[decision.field]["value"]
-        click.echo(f"  {_MARKS[decision.kind]} {decision.field}: {decision.kind.value} ({value})")
+        click.echo(f"  {marks[decision.kind]} {decision.field}: {decision.kind.value} ({value})")
     click.echo(_next_step(item).replace("HASH", item.doc_hash[:12]))
 
 
 @review.command()
-@click.argument("doc_hash")
-@click.option("--reason", "why", required=True, help="Why: not a lease, illegible, wrong file…")
+@click.argument("doc_hash", type=HASH)
+@click.option(
+    "--reason",
+    "why",
+    default="",
+    help="Why: illegible, wrong file… Required unless the item is flagged not_a_lease "
+    "(then rejecting confirms it: 'not a lease').",
+)
 @reviewer_option
 @json_option
 def reject(doc_hash: str, why: str, reviewer: str, as_json: bool) -> None:
     """Refuse the document: state dead, reason rejected_by_reviewer, your reason kept."""
-    with _refusals(as_json):
-        row = _queue().reject(doc_hash.lower(), reviewer, why)
+    queue = _queue()
+    row = queue.reject(_resolved(queue, doc_hash), reviewer, why)
     _print_decision(row, as_json)
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @reviewer_option
 @json_option
 def release(doc_hash: str, reviewer: str, as_json: bool) -> None:
     """Give a claimed item back to the queue without deciding it."""
-    with _refusals(as_json):
-        _queue().release(doc_hash.lower(), reviewer)
+    queue = _queue()
+    full = _resolved(queue, doc_hash)
+    queue.release(full, reviewer)
     if as_json:
-        print_json({"ok": True, "doc_hash": doc_hash.lower()})
+        print_json({"ok": True, "doc_hash": full})
     else:
-        click.echo(f"released {doc_hash[:12]}")
+        click.echo(f"released {full[:12]}")
 
 
 @review.command()
-@click.argument("doc_hash")
+@click.argument("doc_hash", type=HASH)
 @click.argument("priority", type=int)
 @json_option
 def prioritize(doc_hash: str, priority: int, as_json: bool) -> None:
     """Set an item's priority (higher is handed out first; default 0)."""
-    with _refusals(as_json):
-        _queue().prioritize(doc_hash.lower(), priority)
+    queue = _queue()
+    full = _resolved(queue, doc_hash)
+    queue.prioritize(full, priority)
     if as_json:
-        print_json({"ok": True, "doc_hash": doc_hash.lower(), "priority": priority})
+        print_json({"ok": True, "doc_hash": full, "priority": priority})
     else:
-        click.echo(f"{doc_hash[:12]} priority {priority}")
+        click.echo(f"{full[:12]} priority {priority}")

@@ -6,18 +6,33 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.batch import RunRow, collect_files, run_files, totals
 from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+
+if TYPE_CHECKING:
+    from lease_parser.batch import RunRow
 
 
 def sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # so the cluster's clean-up runs on SIGTERM as on Ctrl-C
 
 
+def shorten_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, cut in the middle so its end (a file's
+    extension, a lease's distinguishing suffix) survives: never "…_changes.doc" for .docx."""
+    if len(text) <= width:
+        return text
+    keep = width - 1
+    tail = keep // 2
+    return f"{text[: keep - tail]}…{text[-tail:]}"
+
+
 def _print_table(rows: list[RunRow]) -> None:
+    from lease_parser.batch import totals
+
     header = (
         f"{'document':38} {'route':10} {'reason':16} {'conf':>5}  {'landlord':24} "
         f"{'tenant':24} {'monthly rent':>13} {'term':>4}"
@@ -27,8 +42,9 @@ def _print_table(rows: list[RunRow]) -> None:
     for r in rows:
         conf = f"{r.confidence:.2f}" if r.confidence is not None else ""
         route = r.state + ("*" if r.duplicate else "")
+        name = shorten_middle(r.path.name, 38)
         click.echo(
-            f"{r.path.name[:38]:38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
+            f"{name:38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
             f"{r.value('landlord')[:24]:24} {r.value('tenant')[:24]:24} "
             f"{r.value('base_rent_monthly'):>13} {r.value('term_months'):>4}"
         )
@@ -69,6 +85,8 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
 
     Data (Redis AOF, object store, SQLite store, worker logs) goes under LEASE_DATA_DIR.
     """
+    from lease_parser.batch import collect_files, run_files
+
     settings = settings_from_env()
     files = collect_files(paths)
     if not files:
@@ -105,4 +123,4 @@ def run(paths: tuple[Path, ...], concurrency: int, timeout: float, as_json: bool
         _print_table(rows)
     _print_workspace(settings.data_dir, to_stderr=as_json)
     if any(r.state == "pending" for r in rows):
-        fail(f"some documents did not finish within {timeout:.0f}s", ExitCode.FAILED)
+        fail(f"some documents did not finish within {timeout:.0f}s", ExitCode.FAILED, printed=True)

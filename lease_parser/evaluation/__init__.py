@@ -1,6 +1,6 @@
 """The evaluation harness: abstract a directory of leases and score it against labels.
 
-Scoring follows FIELDS.md. A labels file is ``{file: {field: value | null}}``; a field
+Scoring follows docs/fields.md. A labels file is ``{file: {field: value | null}}``; a field
 labelled ``null`` means the document does not state it (any prediction is a false
 positive); a field absent from a document's labels is not scored. Per field we count, over
 non-null values, true positives (right), false positives (wrong or spurious) and false

@@ -1,4 +1,4 @@
-"""Whether a predicted value equals its label, by FIELDS.md's comparison rules."""
+"""Whether a predicted value equals its label, by the comparison rules of docs/fields.md."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def _as_iso_date(value: Any) -> str:
 
 
 def values_match(name: str, predicted: Any, expected: Any) -> bool:
-    """FIELDS.md equality for one field; both sides non-null."""
+    """Equality for one field (docs/fields.md); both sides non-null."""
     if name in MONEY_FIELDS or name in DECIMAL_FIELDS:
         a, b = _as_decimal(predicted), _as_decimal(expected)
         return a is not None and b is not None and abs(a - b) <= MONEY_TOLERANCE

@@ -107,7 +107,7 @@ def _place(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
 
 
 def currency_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
-    """Cues for the lease's currency; a "$" with nothing else means USD (FIELDS.md)."""
+    """Cues for the lease's currency; a "$" with nothing else means USD (docs/fields.md)."""
     cues = _explicit(flat, span) or _place(flat, span)
     if cues:
         return cues

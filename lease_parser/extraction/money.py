@@ -1,7 +1,7 @@
 """Money in figures and words: "Fifteen Thousand and 00/100 Dollars ($15,000.00)".
 
 When words and figures agree the amount is far more certain than either alone; when they
-disagree we keep the figures (FIELDS.md) and the caller lowers the confidence. Each
+disagree we keep the figures (docs/fields.md) and the caller lowers the confidence. Each
 mention also records what unit follows it ("per month", "per annum", "per rentable square
 foot"), because "$22.75 per RSF per annum" is a rate, not a rent.
 """

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from PIL import Image
 
-from lease_parser.errors import DocumentTooLarge
+from lease_parser.errors import DocumentTooLarge, EncryptedDocument, UnsupportedFormat
 from lease_parser.parsing.base import (
     Document,
     OcrReason,
@@ -29,7 +29,7 @@ from lease_parser.parsing.base import (
 from lease_parser.parsing.detect import detect_format
 from lease_parser.parsing.docx import parse_docx
 from lease_parser.parsing.ocr import OcrOptions, image_frames, ocr_page, parse_image
-from lease_parser.parsing.pdf import parse_pdf, render_pages
+from lease_parser.parsing.pdf import open_pdf, parse_pdf, render_pages
 from lease_parser.parsing.quality import needs_ocr, ocr_reason
 
 _PARSERS: dict[SourceFormat, Callable[[bytes, ParseLimits, str | None], Document]] = {
@@ -54,6 +54,28 @@ def parse_document(
     if len(data) > limits.max_bytes:
         raise DocumentTooLarge(f"{len(data)} bytes, limit {limits.max_bytes}", size=len(data))
     return _PARSERS[detect_format(data)](data, limits, password)
+
+
+def password_opens(data: bytes, password: str) -> bool:
+    """Whether ``password`` opens this document: checked before a password is stored.
+
+    A document that needs no password opens with any. Raises ``UnsupportedFormat`` for a
+    password-protected DOCX, which this parser cannot decrypt at all.
+    """
+    try:
+        source_format = detect_format(data)
+    except EncryptedDocument as exc:
+        raise UnsupportedFormat(
+            "password-protected DOCX files cannot be decrypted here: save the lease without "
+            "its password (or print it to PDF) and submit that copy"
+        ) from exc
+    if source_format is not SourceFormat.PDF:
+        return True
+    try:
+        with open_pdf(data, password):
+            return True
+    except EncryptedDocument:
+        return False
 
 
 def _ocr_pages(
@@ -109,4 +131,5 @@ __all__ = [
     "needs_ocr",
     "ocr_reason",
     "parse_document",
+    "password_opens",
 ]

@@ -1,7 +1,7 @@
 """The Celery app factory. Every reliability setting is here, each with the reason for it.
 
 Do not "fix" these back to Celery's defaults: each one closes a way to lose or duplicate
-a lease (DESIGN.md, "Broker and worker semantics").
+a lease (docs/architecture.md, "Broker and worker semantics").
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_send_sent_event": False,
         "worker_send_task_events": False,
         # Shutdown (celery/apps/worker.py, 5.7). `lease-parser worker` makes SIGTERM the
-        # cold shutdown (REMAP_SIGTERM=SIGQUIT, cli/pipeline.py), which first waits this
+        # cold shutdown (REMAP_SIGTERM=SIGQUIT, pipeline/worker.py), which first waits this
         # soft-shutdown timeout for running tasks, then cancels what still runs; acks_late
         # leaves those messages unacked and closing the channel re-queues them at once.
         "worker_soft_shutdown_timeout": settings.soft_shutdown_timeout,

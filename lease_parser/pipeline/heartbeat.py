@@ -15,7 +15,7 @@ Every worker's main process runs one daemon thread that, every
 
 Which messages an instance holds is recorded when the main process receives them
 (Celery's ``task_received``): running, waiting for a free child, or held for a retry ETA.
-The guard's hash claim (idempotency.py) comes later, in the child, and would miss the
+The guard's hash lock (idempotency.py) comes later, in the child, and would miss the
 latter two.
 
 **Why a reaper in every worker and not a ``lease-parser reaper`` Deployment**: every

@@ -3,22 +3,24 @@
 Delivery on Redis is at-least-once (``acks_late``: a message is acknowledged after the
 task, and re-delivered when its worker dies); effects must be exactly-once. Three layers:
 
-1. **The claim**: one Lua script, atomic on the server, on the content hash. Never a
+1. **The hash lock**: one Lua script, atomic on the server, on the content hash. Never a
    check-then-set: ``GET`` then ``SET`` from the client (or the seed design's
    ``sismember``/``sadd``) lets two workers both see "free" and both process the lease.
 
-   - free → claimed by this submission (``ACQUIRED``)
+   - free → locked by this submission (``ACQUIRED``)
    - held by this submission → a redelivery of the same message, or a later stage or a
      retry of the same submission (all carry its id): proceed (``REENTRANT``)
    - held by another submission → the same content submitted again: skip (``DUPLICATE``)
 
-   The claim is released when the task fails (so a retry, or a manual requeue, can take
-   it) and when the document reaches its final state; it expires after ``claim_ttl``.
+   The lock is released when the task fails (so a retry, or a manual requeue, can take
+   it) and when the document reaches its final state; it expires after ``hash_lock_ttl``.
+   (It is called a lock, not a claim, because a *claim* is what a reviewer takes on a
+   review item: review.py.)
 2. **The delivery count** per task id and retry number: a message that keeps killing its
    worker (OOM, segfault) comes back through ``task_reject_on_worker_lost``; after
    ``max_deliveries`` it is dead-lettered (``worker_lost``) instead of looping forever.
 3. **The store**: the move out of ``pending`` is a conditional UPDATE unique on the hash
-   (store.py), so even a claim lost with Redis cannot commit a document twice.
+   (store.py), so even a lock lost with Redis cannot commit a document twice.
 
 Every failure goes through one path: retry.py classifies it, and the document is retried,
 reviewed or dead-lettered. If recording that outcome itself fails (Redis or the store
@@ -45,13 +47,13 @@ from lease_parser.pipeline.retry import Action, classify
 
 log = logging.getLogger(__name__)
 
-CLAIM_PREFIX = "lease:claim:"
+HASH_LOCK_PREFIX = "lease:hashlock:"
 DELIVERY_PREFIX = "lease:deliveries:"
 Body = Callable[..., None]
 TaskFunction = Callable[..., str]
 
-# KEYS[1] claim key; ARGV[1] submission id; ARGV[2] ttl seconds.
-_CLAIM = """
+# KEYS[1] lock key; ARGV[1] submission id; ARGV[2] ttl seconds.
+_LOCK = """
 local holder = redis.call('GET', KEYS[1])
 if not holder then
   redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
@@ -64,7 +66,7 @@ end
 return 0
 """
 
-# Compare-and-delete: only the holder may release (a late worker must not free a claim
+# Compare-and-delete: only the holder may release (a late worker must not free a lock
 # that another submission has since taken).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -74,32 +76,32 @@ return 0
 """
 
 
-class Claim(StrEnum):
+class HashLock(StrEnum):
     ACQUIRED = "acquired"
     REENTRANT = "reentrant"
     DUPLICATE = "duplicate"
 
 
-def claim_key(doc_hash: str) -> str:
-    return CLAIM_PREFIX + doc_hash
+def hash_lock_key(doc_hash: str) -> str:
+    return HASH_LOCK_PREFIX + doc_hash
 
 
-def claim_document(r: redis.Redis, doc_hash: str, submission_id: str, ttl: int) -> Claim:
-    result = r.register_script(_CLAIM)(keys=[claim_key(doc_hash)], args=[submission_id, ttl])
-    return {1: Claim.ACQUIRED, 2: Claim.REENTRANT}.get(int(result), Claim.DUPLICATE)
+def lock_hash(r: redis.Redis, doc_hash: str, submission_id: str, ttl: int) -> HashLock:
+    result = r.register_script(_LOCK)(keys=[hash_lock_key(doc_hash)], args=[submission_id, ttl])
+    return {1: HashLock.ACQUIRED, 2: HashLock.REENTRANT}.get(int(result), HashLock.DUPLICATE)
 
 
-def release_claim(r: redis.Redis, doc_hash: str, submission_id: str) -> bool:
-    return bool(r.register_script(_RELEASE)(keys=[claim_key(doc_hash)], args=[submission_id]))
+def release_hash_lock(r: redis.Redis, doc_hash: str, submission_id: str) -> bool:
+    return bool(r.register_script(_RELEASE)(keys=[hash_lock_key(doc_hash)], args=[submission_id]))
 
 
-def clear_claim(r: redis.Redis, doc_hash: str) -> None:
-    """Drop the claim whoever holds it: only for an operator's requeue of a final document."""
-    r.delete(claim_key(doc_hash))
+def clear_hash_lock(r: redis.Redis, doc_hash: str) -> None:
+    """Drop the lock whoever holds it: only for an operator's requeue of a final document."""
+    r.delete(hash_lock_key(doc_hash))
 
 
-def claim_holder(r: redis.Redis, doc_hash: str) -> str | None:
-    value = r.get(claim_key(doc_hash))
+def hash_lock_holder(r: redis.Redis, doc_hash: str) -> str | None:
+    value = r.get(hash_lock_key(doc_hash))
     return value.decode() if isinstance(value, bytes) else None
 
 
@@ -124,12 +126,12 @@ def deliveries(r: redis.Redis, task_id: str) -> dict[int, int]:
 
 
 def _fail(job: Job, exc: Exception) -> str:
-    """The one failure path: classify, release the claim, then retry, review or dead."""
+    """The one failure path: classify, release the hash lock, then retry, review or dead."""
     decision = classify(exc, job.retries, job.settings.retry)
     log.warning(
         "%s %s: %s (%s)", job.task.name, job.doc_hash[:12], decision.action, decision.detail
     )
-    release_claim(job.runtime.redis, job.doc_hash, job.submission_id)
+    release_hash_lock(job.runtime.redis, job.doc_hash, job.submission_id)
     if decision.action is Action.RETRY:
         job.retry(decision.countdown, exc)
     if decision.action is Action.REVIEW:
@@ -143,16 +145,16 @@ def _run_once(job: Job, body: Body, kwargs: dict[str, Any]) -> str:
     settings = job.settings
     r = job.runtime.redis
     delivered = count_delivery(r, job.task_id, job.retries, settings.delivery_count_ttl)
-    claim = claim_document(r, job.doc_hash, job.submission_id, settings.claim_ttl)
-    if claim is Claim.DUPLICATE:
+    lock = lock_hash(r, job.doc_hash, job.submission_id, settings.hash_lock_ttl)
+    if lock is HashLock.DUPLICATE:
         job.duplicate()
         return "duplicate"
     if job.is_final():
         # Finished already: by this submission (redelivered after its commit, before its
         # ack: the store leaves a processed submission alone) or by an earlier one whose
-        # claim had expired or been released.
+        # lock had expired or been released.
         job.duplicate()
-        release_claim(r, job.doc_hash, job.submission_id)
+        release_hash_lock(r, job.doc_hash, job.submission_id)
         return "done"
     if delivered > settings.max_deliveries:
         job.dead(
@@ -160,14 +162,14 @@ def _run_once(job: Job, body: Body, kwargs: dict[str, Any]) -> str:
             f"delivered {delivered} times without finishing: it kills its worker "
             "(OOM, segfault) or its outcome could not be recorded",
         )
-        release_claim(r, job.doc_hash, job.submission_id)
+        release_hash_lock(r, job.doc_hash, job.submission_id)
         return "dead"
     try:
         body(job, **kwargs)
     except Exception as exc:
         return _fail(job, exc)
     if job.final:
-        release_claim(r, job.doc_hash, job.submission_id)
+        release_hash_lock(r, job.doc_hash, job.submission_id)
     return "ok"
 
 
@@ -177,7 +179,7 @@ def _requeue_pause(job: Job) -> float:
 
 
 def idempotent(body: Body) -> TaskFunction:
-    """Wrap a task body with the delivery count, the dedup claim and the failure path."""
+    """Wrap a task body with the delivery count, the hash lock and the failure path."""
 
     def run(task: Task, *, doc_key: str, doc_hash: str, submission_id: str, **kw: Any) -> str:
         job = Job.for_task(task, doc_key, doc_hash, submission_id)
@@ -222,4 +224,4 @@ def on_hard_time_limit(
     counts = deliveries(job.runtime.redis, task_id)
     attempts = max(counts, default=0) + 1
     job.dead(Reason.TIME_LIMIT, f"killed at the hard time limit ({exc})", exc, attempts)
-    release_claim(job.runtime.redis, job.doc_hash, job.submission_id)
+    release_hash_lock(job.runtime.redis, job.doc_hash, job.submission_id)

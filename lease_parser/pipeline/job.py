@@ -6,6 +6,7 @@ in tasks.py stay a few lines long and hold no business ``if``s.
 
 from __future__ import annotations
 
+import logging
 import traceback
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -13,23 +14,20 @@ from typing import Any, NoReturn
 from celery import Task
 from celery.exceptions import Reject
 
+from lease_parser.credentials import forget_password, load_password
 from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
 from lease_parser.errors import BrokerUnavailable, HashMismatch, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.redaction import redact
 from lease_parser.settings import Settings
-from lease_parser.storage import fetch, get_json
+from lease_parser.storage import fetch
 from lease_parser.store import DocumentState, Outcome
 
-CREDENTIAL_PREFIX = "credentials/"
+log = logging.getLogger(__name__)
 MESSAGE_FIELDS = ("doc_key", "doc_hash", "submission_id")
-
-
-def credential_key(doc_hash: str) -> str:
-    """Where an operator puts the password of an encrypted document (see README)."""
-    return f"{CREDENTIAL_PREFIX}{doc_hash}.json"
 
 
 @dataclass
@@ -76,12 +74,8 @@ class Job:
         return got.data
 
     def password(self) -> str | None:
-        """An operator-supplied password for this document, if one was stored."""
-        key = credential_key(self.doc_hash)
-        if not self.runtime.objects.exists(key):
-            return None
-        value = get_json(self.runtime.objects, key).get("password")
-        return str(value) if value else None
+        """An operator-supplied password for this document (``unlock``), if one was stored."""
+        return load_password(self.runtime.objects, self.settings, self.doc_hash)
 
     def hand_on(self, task_name: str, **extra: Any) -> str:
         return publish(self.task.app, task_name, {**self.message, **extra})
@@ -97,7 +91,7 @@ class Job:
         outcome = Outcome(
             state=DocumentState(result.route.value),
             reason=result.reason,
-            detail=result.detail,
+            detail=redact(result.detail) if result.detail else None,
             kind=as_json["kind"],
             confidence=result.confidence,
             fields=as_json["fields"],
@@ -108,7 +102,15 @@ class Job:
         won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
         record_outcome(result, won)
         self.final = True
+        self._forget_password()
         return won
+
+    def _forget_password(self) -> None:
+        """A final document needs no password: delete it (if one was stored at all)."""
+        try:
+            forget_password(self.runtime.objects, self.doc_hash)
+        except Exception as exc:  # the outcome is recorded; a leftover stays encrypted
+            log.warning("%s: stored password not deleted: %s", self.doc_hash[:12], exc)
 
     def review(self, reason: Reason, detail: str) -> bool:
         return self.finish(AbstractionResult(route=Route.REVIEW, reason=reason, detail=detail))

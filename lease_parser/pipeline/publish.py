@@ -6,7 +6,7 @@ and with noeviction a full broker refuses every publish).
 
 Backpressure has two lines. New submissions are refused at a high-water mark below
 ``maxmemory`` (``check_broker_capacity``), so the workers keep the headroom they need to
-drain: every delivery (kombu's ``unacked`` index), claim and hand-on writes to Redis too.
+drain: every delivery (kombu's ``unacked`` index), hash lock and hand-on writes to Redis too.
 If Redis itself refuses a write (``OOM command not allowed``, noeviction), the publish
 fails with ``BrokerFullError``; nothing already queued is evicted.
 """
@@ -22,23 +22,13 @@ from kombu.exceptions import OperationalError
 import redis
 from lease_parser.errors import BrokerFullError, BrokerUnavailable, MessageTooLarge
 from lease_parser.settings import Settings
+from lease_parser.translate import is_broker_oom
 
 FULL_HELP = (
     "nothing already queued was lost. Let the workers drain the queues (lease-parser "
     "workers must be running), or raise Redis maxmemory (CONFIG SET maxmemory, and "
     "redis.conf), then submit again"
 )
-
-
-def _is_oom(exc: BaseException) -> bool:
-    # redis-py raises OutOfMemoryError for "-OOM ..." replies (the "OOM" prefix is not in
-    # the message); kombu wraps it in OperationalError, so walk the chain.
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, redis.exceptions.OutOfMemoryError):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 def check_broker_capacity(r: redis.Redis, high_water: float) -> None:
@@ -70,7 +60,7 @@ def publish(app: Celery, task_name: str, kwargs: dict[str, Any], task_id: str | 
     try:
         result = app.signature(task_name, kwargs=kwargs).apply_async(task_id=task_id)
     except (redis.exceptions.RedisError, OperationalError) as exc:
-        if _is_oom(exc):
+        if is_broker_oom(exc):
             raise BrokerFullError(
                 f"the broker is full (Redis maxmemory reached, noeviction); {FULL_HELP}"
             ) from exc

@@ -1,11 +1,12 @@
 """Retry, dead-letter or review: decided here, once, from the error taxonomy.
 
-Tasks never write their own ``except`` ladders. Every class in errors.py has an explicit
-entry in ``ACTIONS`` (a unit test fails when a new one is added without a decision), and
-library exceptions that can reach task code are translated first: Redis errors here
-(claims, delivery counts and dead letters talk to Redis directly), Celery's soft time
-limit here; object-store, canonical-store and parser errors at their own adapters
-(storage.py, store.py, parsing/), publish errors in publish.py.
+Tasks never write their own ``except`` ladders. What each error class means (retry,
+review, dead) is declared once in ``lease_parser.outcomes.ACTIONS`` (a unit test fails when
+a class is added without a decision); this module adds the backoff and the retry budget.
+Library exceptions that can reach task code are translated first: Redis and kombu errors
+by ``lease_parser.translate`` (hash locks, delivery counts and dead letters talk to Redis
+directly), Celery's time limits here; object-store, canonical-store and parser errors at
+their own adapters (storage.py, store.py, parsing/).
 
 A transient error is retried with exponential backoff and jitter (``RetryPolicy``); the
 largest countdown is validated to stay below the visibility timeout, because a retry is
@@ -20,60 +21,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import StrEnum
 
 from billiard.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
-import redis
-from lease_parser import errors
 from lease_parser.errors import LeaseParserError, Reason
+from lease_parser.outcomes import ACTIONS, Action, action_for
 from lease_parser.settings import RetryPolicy
+from lease_parser.translate import translate
 
-
-class Action(StrEnum):
-    RETRY = "retry"
-    DEAD = "dead"
-    REVIEW = "review"
-
-
-# One line per class in errors.py, so adding a class forces a decision (tested).
-ACTIONS: dict[type[LeaseParserError], Action] = {
-    errors.LeaseParserError: Action.DEAD,
-    # A worker that sees bad settings cannot fix them: dead-letter, fix, requeue by hand.
-    errors.ConfigurationError: Action.DEAD,
-    # In a worker, a full broker (a hand-on refused) drains as other tasks finish.
-    errors.BrokerFullError: Action.RETRY,
-    # Callers' lookups (status, the API), never raised in a task; dead if one ever is.
-    errors.DocumentNotFound: Action.DEAD,
-    errors.InvalidHash: Action.DEAD,
-    errors.PermanentError: Action.DEAD,
-    errors.CorruptDocument: Action.DEAD,
-    errors.EmptyDocument: Action.DEAD,
-    errors.DocumentTooLarge: Action.DEAD,
-    errors.TooManyPages: Action.DEAD,
-    errors.UnsupportedFormat: Action.DEAD,
-    errors.ResourceBomb: Action.DEAD,
-    # Someone can supply the password (lease-parser unlock): a person's queue, not ops'.
-    errors.EncryptedDocument: Action.REVIEW,
-    errors.HashMismatch: Action.DEAD,
-    # 404 / NoSuchKey: the key will not appear by retrying (the seed design retried it).
-    errors.ObjectNotFound: Action.DEAD,
-    errors.StorageForbidden: Action.DEAD,
-    errors.MessageTooLarge: Action.DEAD,
-    errors.TransientError: Action.RETRY,
-    errors.StorageUnavailable: Action.RETRY,
-    errors.BrokerUnavailable: Action.RETRY,
-    errors.OperationTimeout: Action.RETRY,
-}
-
-# Redis errors that mean "the server is unreachable, loading, failing over or busy".
-_REDIS_UNAVAILABLE = (
-    redis.exceptions.ConnectionError,  # incl. BusyLoading (AOF replay after a restart)
-    redis.exceptions.TimeoutError,
-    redis.exceptions.ReadOnlyError,  # a replica promoted under us
-    redis.exceptions.ClusterDownError,
-    redis.exceptions.TryAgainError,
-)
+__all__ = ["ACTIONS", "Action", "Decision", "action_for", "classify", "translate"]
 
 
 @dataclass(frozen=True)
@@ -82,23 +38,6 @@ class Decision:
     reason: Reason
     countdown: float = 0.0
     detail: str = ""
-
-
-def translate(exc: BaseException) -> BaseException:
-    """Map the library exceptions that reach task code directly onto the taxonomy."""
-    if isinstance(exc, redis.exceptions.OutOfMemoryError):
-        return errors.BrokerFullError(f"Redis at maxmemory: {exc}")
-    if isinstance(exc, _REDIS_UNAVAILABLE):
-        return errors.BrokerUnavailable(f"Redis unavailable: {type(exc).__name__}: {exc}")
-    return exc
-
-
-def action_for(exc: LeaseParserError) -> Action:
-    """The declared action of the nearest class in ``exc``'s MRO."""
-    for cls in type(exc).__mro__:
-        if cls in ACTIONS:
-            return ACTIONS[cls]
-    return Action.DEAD  # unreachable: LeaseParserError itself is in the table
 
 
 def classify(exc: BaseException, retries_done: int, policy: RetryPolicy) -> Decision:

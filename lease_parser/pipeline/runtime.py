@@ -30,7 +30,7 @@ class Runtime:
 
     @cached_property
     def redis(self) -> redis.Redis:
-        # The broker's own database: claims and dead letters live beside the queues and
+        # The broker's own database: hash locks and dead letters live beside the queues and
         # share their persistence (AOF) and memory policy (noeviction).
         return redis.Redis.from_url(
             self.settings.broker_url,

@@ -1,30 +1,56 @@
-"""Submitting documents: the Python entry point ``lease_parser.submit`` lands here."""
+"""Submitting documents: the Python entry point ``lease_parser.submit`` lands here.
+
+Every move into the pipeline — a new submission, an operator's ``dead requeue``, an
+``unlock`` — records the document in the store and then publishes its message; if the
+publish fails the record is rolled back, so a failure leaves the document where it was
+(never ``pending`` with nothing queued). A broker that cannot be reached at all is found
+before anything is written (``check_broker_capacity`` also tells a full one).
+"""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from celery import Celery
 
-from lease_parser.errors import LeaseParserError
-from lease_parser.pipeline.idempotency import clear_claim
+from lease_parser.hashes import full_hash
+from lease_parser.pipeline.idempotency import clear_hash_lock
 from lease_parser.pipeline.publish import check_broker_capacity, publish
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES
-from lease_parser.pipeline.runtime import runtime_for
+from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.storage import hash_object
-from lease_parser.store import DocumentState, Outcome
+from lease_parser.store import FINAL_STATES, DocumentState
+from lease_parser.translate import translated
+
+DUPLICATE = "duplicate"
 
 
 @dataclass(frozen=True)
 class SubmitReceipt:
+    """What a submission did. ``state`` is ``pending`` (queued as task ``task_id``) or
+    ``duplicate``: the content is already a final document (``document_state``: committed,
+    review or dead) and nothing was queued; ``task_id`` is then the submission's record."""
+
     doc_key: str
     doc_hash: str
     task_id: str
     state: str
+    document_state: str | None = None
 
-    def to_json(self) -> dict[str, str]:
+    @property
+    def queued(self) -> bool:
+        return self.state != DUPLICATE
+
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _publish_extraction(app: Celery, doc_key: str, doc_hash: str, submission_id: str) -> None:
+    message = {"doc_key": doc_key, "doc_hash": doc_hash, "submission_id": submission_id}
+    publish(app, EXTRACT_CLAUSES, message, task_id=submission_id)
 
 
 def submit_document(
@@ -33,51 +59,70 @@ def submit_document(
     """Record the submission in the store, then publish it to ``lease_extraction``.
 
     ``actor`` (an API caller's token name) is recorded with a ``submitted`` audit event.
-
-    Raises ``BrokerFullError`` when the broker is past its high-water mark (checked first,
-    so nothing is registered) or refuses the publish. The store row comes before the
-    publish so a document is never in a queue without a record; if the publish fails
-    (broker full or down) the record is withdrawn and the error raised.
+    Content that is already a final document is not queued again: the receipt says it is
+    a duplicate and gives that document's state. Raises ``BrokerFullError`` when the
+    broker is past its high-water mark (checked first, so nothing is registered) or
+    refuses the publish, ``BrokerUnavailable`` when it cannot be reached, and
+    ``InvalidHash`` for a ``doc_hash`` that is not 64 hex digits. The store row comes
+    before the publish so a document is never in a queue without a record; if the
+    publish fails the record is withdrawn and the error raised.
     """
     runtime = runtime_for(app.lease_settings)
+    doc_hash = full_hash(doc_hash) if doc_hash is not None else None
     check_broker_capacity(runtime.redis, runtime.settings.broker_high_water)
     if doc_hash is None:
         doc_hash = hash_object(runtime.objects, doc_key)
-    doc_hash = doc_hash.lower()
     task_id = str(uuid.uuid4())
-    runtime.store.register_submission(task_id, doc_key, doc_hash, actor)
-    message = {"doc_key": doc_key, "doc_hash": doc_hash, "submission_id": task_id}
+    state = runtime.store.register_submission(task_id, doc_key, doc_hash, actor)
+    if state in FINAL_STATES:
+        runtime.store.mark_duplicate(task_id)
+        return SubmitReceipt(doc_key, doc_hash, task_id, DUPLICATE, state)
+    _publish_or_undo(
+        lambda: _publish_extraction(app, doc_key, doc_hash, task_id),
+        lambda: runtime.store.withdraw_submission(task_id),
+    )
+    return SubmitReceipt(doc_key, doc_hash, task_id, DocumentState.PENDING)
+
+
+def _publish_or_undo(send: Callable[[], None], undo: Callable[[], object]) -> None:
+    """Run ``send``; if it fails, ``undo`` what was recorded for it and raise (as ours)."""
     try:
-        publish(app, EXTRACT_CLAUSES, message, task_id=task_id)
-    except LeaseParserError:
-        runtime.store.withdraw_submission(task_id)
+        with translated():
+            send()
+    except BaseException:  # Ctrl-C mid-publish too: the record must not say "queued"
+        undo()
         raise
-    return SubmitReceipt(doc_key, doc_hash, task_id, "pending")
 
 
 def requeue_document(
     app: Celery,
     doc_hash: str,
     actor: str,
-    states: tuple[DocumentState, ...] = (DocumentState.DEAD, DocumentState.REVIEW),
+    states: tuple[DocumentState, ...] = (DocumentState.DEAD,),
+    reason: str | None = None,
+    before_publish: Callable[[Runtime], object] = lambda runtime: None,
 ) -> SubmitReceipt | None:
-    """Manual replay of a dead (or credential-blocked) document; None if it is not one.
+    """Manual replay of a document in one of ``states`` (with ``reason``, if given); None
+    if it is not one.
 
-    The document goes back to ``pending`` and is submitted afresh (a new submission id).
-    Its old claim is dropped: whoever held it has finished. If the submission fails (the
-    broker full or down) the document returns to the state it was in, so the operator
-    can simply requeue again later.
+    The document goes back to ``pending`` under a new submission and its message is
+    published; its old hash lock is dropped (whoever held it has finished). If anything
+    after the record fails — ``before_publish`` (unlock stores the password there), the
+    broker down or full — the record is rolled back exactly (state, reason, reviewer's claim;
+    fields, problems and kind were never touched) and the error raised, so the operator
+    can simply try again later.
     """
     runtime = runtime_for(app.lease_settings)
-    row = runtime.store.document(doc_hash)
-    if row is None or row.state not in states:
+    check_broker_capacity(runtime.redis, runtime.settings.broker_high_water)
+    submission_id = str(uuid.uuid4())
+    requeue = runtime.store.requeue(doc_hash, submission_id, actor, states, reason)
+    if requeue is None:
         return None
-    previous = Outcome(state=DocumentState(row.state), reason=row.reason, detail=row.detail)
-    if not runtime.store.reset_to_pending(doc_hash, actor):
-        return None
-    clear_claim(runtime.redis, doc_hash)
-    try:
-        return submit_document(app, row.doc_key, doc_hash)
-    except LeaseParserError:
-        runtime.store.finish(doc_hash, f"requeue-failed:{actor}", previous)
-        raise
+
+    def send() -> None:
+        before_publish(runtime)
+        clear_hash_lock(runtime.redis, doc_hash)
+        _publish_extraction(app, requeue.doc_key, doc_hash, submission_id)
+
+    _publish_or_undo(send, lambda: runtime.store.undo_requeue(requeue))
+    return SubmitReceipt(requeue.doc_key, doc_hash, submission_id, DocumentState.PENDING)

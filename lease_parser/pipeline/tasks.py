@@ -4,7 +4,7 @@ extract_clauses ──(text layer unusable)──▶ run_ocr_fallback ──▶ 
        └───────────────(text layer fine)───────────────────────────────┘
 
 Every task runs under ``idempotent`` (pipeline/idempotency.py): the delivery count
-(poison messages), the hash-keyed claim (duplicates), and one failure path that asks
+(poison messages), the hash lock (duplicates), and one failure path that asks
 retry.py what to do. Bodies never catch exceptions themselves.
 """
 

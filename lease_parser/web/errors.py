@@ -24,6 +24,7 @@ HTTP_ERRORS: dict[type[errors.LeaseParserError], tuple[int, str]] = {
     errors.BrokerFullError: (503, "broker_full"),
     errors.DocumentNotFound: (404, "not_found"),
     errors.InvalidHash: (422, "invalid_hash"),
+    errors.AmbiguousHash: (422, "ambiguous_hash"),
     errors.PermanentError: (422, "unprocessable"),
     errors.CorruptDocument: (422, "corrupt"),
     errors.EmptyDocument: (422, "empty"),

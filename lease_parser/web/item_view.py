@@ -2,7 +2,7 @@
 why it is doubtful, what was decided, and where it was read (boxes or a text range).
 
 Doubtful fields come first (in the order the pipeline listed them), then the rest in
-FIELDS.md order. A problem may carry a reason code (``kind``) and a field may carry more
+docs/fields.md order. A problem may carry a reason code (``kind``) and a field may carry more
 than one cited span (``inputs``: a value derived from several statements): both are shown
 when present.
 """

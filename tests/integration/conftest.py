@@ -209,11 +209,13 @@ def inspector(redis_server: RedisServer) -> Iterator[Inspector]:
     i.close()
 
 
-def run_cli(pipeline: Pipeline, *args: str) -> subprocess.CompletedProcess[str]:
-    """``lease-parser ARGS`` in a subprocess, configured like the pipeline."""
+def run_cli(
+    pipeline: Pipeline, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``lease-parser ARGS`` in a subprocess, configured like the pipeline (plus ``env``)."""
     return subprocess.run(
         [sys.executable, "-m", "lease_parser", *args],
-        env={**os.environ, **pipeline.env},
+        env={**os.environ, **pipeline.env, **(env or {})},
         capture_output=True,
         text=True,
         timeout=120,

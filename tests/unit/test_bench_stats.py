@@ -116,7 +116,7 @@ def test_broker_overhead_is_time_outside_work_stages_plus_the_gap() -> None:
             1,
             start=1.0,
             end=1.1,
-            stages={"parse": 0.05, "extract": 0.02, "claim": 0.001, "publish": 0.004},
+            stages={"parse": 0.05, "extract": 0.02, "hash_lock": 0.001, "publish": 0.004},
             cpu=0.08,
             stage_cpu={"parse": 0.05, "extract": 0.02},
         ),
@@ -128,7 +128,7 @@ def test_broker_overhead_is_time_outside_work_stages_plus_the_gap() -> None:
     assert o.per_task.mean == pytest.approx((0.04 + 0.11) / 2)
     assert o.gap.mean == pytest.approx((0.01 + 0.1) / 2)
     assert o.in_task_cpu.p50 == pytest.approx(0.005)
-    assert o.components["claim"].mean == pytest.approx(0.0005)
+    assert o.components["hash_lock"].mean == pytest.approx(0.0005)
     # a's unexplained rest: 0.03 − 0.001 − 0.004; b's: 0.01
     assert o.components["other_in_task"].mean == pytest.approx((0.025 + 0.01) / 2)
 

@@ -6,14 +6,19 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from lease_parser.corrections import (
     REVIEWED_CONFIDENCE,
+    InvalidCorrection,
     abstraction_from_fields,
     apply_corrections,
     commit_problems,
+    expected_form,
+    validate_correction,
 )
 from lease_parser.errors import Reason
-from lease_parser.model import FieldProblem, Money
+from lease_parser.model import FIELD_NAMES, FieldProblem, Money
 from tests.store_helpers import fields_json
 
 
@@ -65,3 +70,49 @@ def test_corrections_import_no_store_or_framework() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "named"),
+    [
+        ("escalation", '{"kind":"fixed_percent","percent":"2.5"}', "percent"),
+        ("escalation", '{"kind":"fixed_percent"}', "needs its rate"),
+        ("escalation", '{"kind":"fixed_amount","rate":"-1"}', "rate"),
+        ("escalation", '{"kind":"yearly","rate":"3"}', "kind"),
+        ("rent_schedule", '[{"start":1,"monthy":"24062.50"}]', "monthy"),
+        ("rent_schedule", '{"start":1}', "list"),
+        ("lease_date", "2024-02-30", "out of range"),
+        ("base_rent_monthly", "NaN", "finite"),
+        ("term_months", "12.5", "12.5"),
+        ("currency", "dollars", "pattern"),
+    ],
+)
+def test_a_malformed_correction_is_refused_naming_the_field_and_the_form(
+    name: str, raw: str, named: str
+) -> None:
+    with pytest.raises(InvalidCorrection) as refused:
+        validate_correction(name, raw)
+    assert refused.value.field == name
+    assert named in refused.value.problem
+    assert refused.value.expected == expected_form(name)
+    _, record, problems = apply_corrections(fields_json(), {name: raw})
+    assert record == {}
+    [problem] = problems
+    assert problem.field == name
+    assert f"expected {expected_form(name)}" in problem.problem
+
+
+def test_the_escalation_a_reviewer_meant_is_accepted_as_the_model_types_it() -> None:
+    assert validate_correction("escalation", '{"kind":"fixed_percent","rate":2.5}') == {
+        "kind": "fixed_percent",
+        "rate": "2.5",
+    }
+    assert validate_correction("escalation", '{"kind":"cpi"}') == {"kind": "cpi", "rate": None}
+    assert validate_correction("currency", "eur") == "EUR"
+    assert validate_correction("rent_schedule", "") is None  # "the lease does not state it"
+
+
+def test_every_field_has_an_expected_form() -> None:
+    """A field added to the model with a new type must say what a reviewer types."""
+    for name in FIELD_NAMES:
+        assert expected_form(name) != "a value of the field's type", name

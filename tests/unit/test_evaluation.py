@@ -1,4 +1,5 @@
-"""The eval harness: FIELDS.md comparison rules and the gate metrics, on synthetic outcomes."""
+"""The eval harness: docs/fields.md's comparison rules and the gate metrics, on synthetic
+outcomes."""
 
 from __future__ import annotations
 

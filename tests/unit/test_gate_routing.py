@@ -13,20 +13,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lease_parser.errors import (
-    CorruptDocument,
-    EncryptedDocument,
-    LeaseParserError,
-    Reason,
-    StorageUnavailable,
-)
+from lease_parser.errors import Reason
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.gate import (
     MIN_CORE_FIELDS_STATED,
     RoutingDecision,
     route_after_normalization,
-    route_for_error,
 )
 from lease_parser.model import CORE_FIELDS, FIELD_NAMES, DocumentKind, ProblemKind, Route
 from lease_parser.normalization import normalize_fields
@@ -282,19 +275,6 @@ def test_forms_and_amendments_are_never_committed_unread(kind: DocumentKind) -> 
     decision = _decide(_confident(), kind)
     assert decision.route is Route.REVIEW
     assert [(p.field, p.kind) for p in decision.doubtful] == [("*", ProblemKind.DOCUMENT)]
-
-
-@pytest.mark.parametrize(
-    ("error", "route", "reason"),
-    [
-        (EncryptedDocument("needs a password"), Route.REVIEW, Reason.NEEDS_CREDENTIAL),
-        (CorruptDocument("broken xref"), Route.DEAD, Reason.CORRUPT),
-        (StorageUnavailable("503"), Route.DEAD, Reason.RETRIES_EXHAUSTED),
-    ],
-    ids=["needs_credential", "permanent", "transient after retries"],
-)
-def test_route_for_error(error: LeaseParserError, route: Route, reason: Reason) -> None:
-    assert route_for_error(error) == (route, reason)
 
 
 @given(

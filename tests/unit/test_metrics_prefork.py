@@ -94,3 +94,35 @@ def test_dead_children_are_folded_without_changing_any_total(tmp_path: Path) -> 
     assert second["lease_documents_total"] == 6 + 1 + 2
     assert second["lease_task_duration_seconds_count"] == 5
     assert report["files"] == ["counter_archive.db", "histogram_archive.db"]
+
+
+def test_the_private_mmap_api_we_fold_with_behaves_as_pinned(tmp_path: Path) -> None:
+    """Contract of prometheus-client's private MmapedDict, exactly as prefork_metrics uses it:
+    written with write_value/close, read back with read_all_values_from_file, and an archive
+    so written is summed by the public MultiProcessCollector."""
+    from prometheus_client import CollectorRegistry
+    from prometheus_client.mmap_dict import MmapedDict, mmap_key
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    key = mmap_key("lease_duplicates_total", "lease_duplicates_total", [], [], "")
+    archive = MmapedDict(str(tmp_path / "counter_archive.db"))
+    archive.write_value(key, 7.0, 0.0)
+    archive.close()
+    [(read_key, value, _timestamp, _pos)] = list(
+        MmapedDict.read_all_values_from_file(str(tmp_path / "counter_archive.db"))
+    )
+    assert (json.loads(read_key)[0], value) == ("lease_duplicates_total", 7.0)
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(tmp_path))
+    assert registry.get_sample_value("lease_duplicates_total") == 7.0
+
+
+def test_prometheus_client_is_pinned_below_the_next_minor() -> None:
+    import re
+    from importlib.metadata import version
+
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    bound = re.search(r'"prometheus-client>=[\d.]+,<(\d+)\.(\d+)"', pyproject)
+    assert bound is not None, "prometheus-client must have an upper bound (private API)"
+    installed = tuple(int(p) for p in version("prometheus-client").split(".")[:2])
+    assert installed < (int(bound.group(1)), int(bound.group(2)))

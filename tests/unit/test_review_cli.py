@@ -115,7 +115,7 @@ def test_a_reviewer_drains_the_queue(store: Store, data_dir: Path) -> None:
     )
 
     code, empty, err = run(data_dir, "review", "claim", "--reviewer", "alice", "--json")
-    assert (code, empty) == (5, None)
+    assert (code, empty["ok"], empty["error"]) == (5, False, "the review queue is empty")
     assert "queue is empty" in err
 
 
@@ -134,7 +134,7 @@ def test_the_human_screens_show_what_a_reviewer_needs(store: Store, data_dir: Pa
     assert "p.1" in out
     assert "to check: base_rent_monthly" in out
     code, out, _ = run(data_dir, "review", "show", locked)
-    assert f"lease-parser unlock {locked}" in out
+    assert f"lease-parser unlock {locked[:12]}" in out
     code, out, _ = run(
         data_dir, "review", "correct", doc_hash, "lease_date=2024-03-16", "--reviewer", "alice"
     )
@@ -214,3 +214,23 @@ def test_usage_errors_and_unknown_documents(store: Store, data_dir: Path) -> Non
     code, _, err = run(data_dir, "review", "approve", doc_hash, "--reviewer", "alice")
     assert code == 1
     assert "not in review: it is committed" in err
+
+
+def test_a_malformed_escalation_is_refused_and_nothing_is_committed(
+    store: Store, data_dir: Path
+) -> None:
+    doc_hash = add_document(store)
+    assert run(data_dir, "review", "claim", doc_hash[:12], "--reviewer", "alice")[0] == 0
+    bad = 'escalation={"kind":"fixed_percent","percent":"2.5"}'
+    code, refused, _ = run(
+        data_dir, "review", "correct", doc_hash[:12], bad, "--reviewer", "alice", "--json"
+    )
+    assert code == 1
+    assert refused["ok"] is False
+    [problem] = refused["problems"]
+    assert problem["field"] == "escalation"
+    assert "percent" in problem["problem"]
+    assert '"rate"' in problem["problem"]  # the expected form
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.corrections) == ("review", None)

@@ -580,7 +580,7 @@ def test_a_new_stay_in_review_starts_with_no_decisions(store: Store, queue: Revi
     queue.claim(doc_hash, "alice")
     queue.confirm(doc_hash, "alice", ["base_rent_monthly"])
     queue.release(doc_hash, "alice")
-    assert store.reset_to_pending(doc_hash, "ops")
+    assert store.requeue(doc_hash, "sub-again", "ops", [DocumentState.REVIEW])
     store.finish(
         doc_hash,
         "sub-again",

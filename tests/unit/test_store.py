@@ -78,7 +78,7 @@ def test_racing_finishers_commit_once(store: Store) -> None:
 
 def test_every_state_change_is_in_the_audit_trail(store: Store) -> None:
     doc_hash = add_document(store, state=DocumentState.DEAD, reason=Reason.CORRUPT)
-    assert store.reset_to_pending(doc_hash, actor="dead requeue")
+    assert store.requeue(doc_hash, "s-new", "dead requeue", [DocumentState.DEAD])
     events = [(e.state, e.reason, e.actor) for e in store.events(doc_hash)]
     assert events == [("dead", "corrupt", "pipeline"), ("pending", "requeued", "dead requeue")]
 
@@ -90,7 +90,7 @@ def test_a_requeued_review_item_loses_its_claim(store: Store) -> None:
     item = ReviewQueue(store).claim_next("alice")
     assert item is not None
     assert item.doc_hash == doc_hash
-    assert store.reset_to_pending(doc_hash, actor="unlock")
+    assert store.requeue(doc_hash, "s-new", "unlock", [DocumentState.REVIEW])
     row = store.document(doc_hash)
     assert row is not None
     assert (row.state, row.claimed_by, row.claim_expires_at) == ("pending", None, None)
@@ -117,8 +117,7 @@ def test_a_requeued_rejected_document_starts_over(store: Store) -> None:
 
     doc_hash = add_document(store)
     claim_and_reject(ReviewQueue(store), doc_hash, "bob", "illegible scan")
-    assert store.reset_to_pending(doc_hash, actor="dead requeue")
-    store.register_submission("again", "better-scan.pdf", doc_hash)
+    assert store.requeue(doc_hash, "again", "dead requeue", [DocumentState.DEAD])
     outcome = Outcome(state=DocumentState.COMMITTED, fields=fields_json())
     assert store.finish(doc_hash, "again", outcome)
     row = store.document(doc_hash)
@@ -130,3 +129,67 @@ def test_a_requeued_rejected_document_starts_over(store: Store) -> None:
         None,
     )
     assert store.commit_events(doc_hash) == 1
+
+
+def _record(store: Store, doc_hash: str) -> tuple[object, ...]:
+    row = store.document(doc_hash)
+    assert row is not None
+    events = [(e.state, e.reason, e.actor) for e in store.events(doc_hash)]
+    return (
+        row.state,
+        row.reason,
+        row.detail,
+        row.kind,
+        row.fields,
+        row.problems,
+        row.claimed_by,
+        row.state_changed_at,
+        row.finished_at,
+        events,
+    )
+
+
+def test_an_undone_requeue_leaves_the_record_exactly_as_it_was(store: Store) -> None:
+    """A requeue whose publish failed must not strand the document, nor wipe its fields."""
+    from lease_parser.review import ReviewQueue
+
+    doc_hash = add_document(store, reason=Reason.NEEDS_CREDENTIAL)
+    ReviewQueue(store).claim_next("alice")
+    before = _record(store, doc_hash)
+    requeue = store.requeue(
+        doc_hash, "s-new", "unlock", [DocumentState.REVIEW], Reason.NEEDS_CREDENTIAL
+    )
+    assert requeue is not None
+    assert store.document_state(doc_hash) == "pending"
+    assert store.undo_requeue(requeue)
+    assert _record(store, doc_hash) == before
+    assert store.submission("s-new") is None
+    assert store.requeue(doc_hash, "s-2", "dead requeue", [DocumentState.DEAD]) is None
+
+
+def test_a_requeue_moves_only_the_states_and_reason_asked_for(store: Store) -> None:
+    low = add_document(store)  # review, low_confidence
+    before = _record(store, low)
+    reviewing = [DocumentState.REVIEW]
+    assert store.requeue(low, "s1", "unlock", reviewing, Reason.NEEDS_CREDENTIAL) is None
+    assert store.requeue(low, "s2", "dead requeue", [DocumentState.DEAD]) is None
+    assert _record(store, low) == before
+
+
+def test_a_requeue_that_a_worker_already_finished_is_not_undone(store: Store) -> None:
+    doc_hash = add_document(store, state=DocumentState.DEAD, reason=Reason.CORRUPT)
+    requeue = store.requeue(doc_hash, "s-new", "dead requeue", [DocumentState.DEAD])
+    assert requeue is not None
+    assert store.finish(doc_hash, "s-new", Outcome(state=DocumentState.COMMITTED))
+    assert not store.undo_requeue(requeue)
+    assert store.document_state(doc_hash) == "committed"
+
+
+def test_hashes_are_found_by_prefix(store: Store) -> None:
+    zeros, ones = "abcdef12" + "0" * 56, "abcdef12" + "1" * 56
+    store.register_submission("s0", "a.pdf", zeros)
+    store.register_submission("s1", "b.pdf", ones)
+    assert store.hashes_starting_with("abcdef12", 10) == [zeros, ones]
+    assert store.hashes_starting_with("abcdef121", 10) == [ones]
+    assert store.hashes_starting_with("abcdef12", 1) == [zeros]
+    assert store.hashes_starting_with("abcdef13", 10) == []

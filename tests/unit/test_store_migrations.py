@@ -163,3 +163,10 @@ def test_opening_a_store_at_head_changes_nothing(url: str) -> None:
     Store(url).close()
     with engine.connect() as conn:
         assert conn.execute(text("SELECT sql FROM sqlite_master ORDER BY name")).all() == before
+
+
+def test_the_fast_head_check_names_alembics_head() -> None:
+    """Store skips Alembic when the database is at HEAD_REVISION: it must be the real head."""
+    from lease_parser.migrations import HEAD_REVISION
+
+    assert head_revisions() == {HEAD_REVISION}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lease_parser.extraction.kind import classify_document
+from lease_parser.extraction.kind import classify_document, lease_language
 from lease_parser.model import DocumentKind
 from tests.unit.extraction.lease_text import document
 
@@ -85,3 +85,65 @@ def test_amendment_titles(title: str) -> None:
         '("Landlord") and Birch Goods Inc. ("Tenant"). '
     )
     assert classify_document(document(text + FILLER)) is DocumentKind.AMENDMENT
+
+
+RENT_INVOICE = (
+    "INVOICE\nInvoice No. 2025-0517   Invoice Date: May 1, 2025   Due Date: May 10, 2025\n"
+    "Bill To: Bluefin Analytics, Inc. (Tenant)\nPremises: 1200 Harbor Point Blvd, Suite 400\n"
+    "Base Rent, May 2025 ........ $24,062.50\nCAM estimate ........ $1,925.00\n"
+    "Subtotal $25,987.50   Amount Due $25,987.50\nRemit to: Harbor Point Owner LLC, "
+    "P.O. Box 100, Baltimore MD. Payment terms: net 10."
+)
+STATEMENT = (
+    "STATEMENT OF ACCOUNT   Statement Date: June 30, 2025\nTenant: Birch Goods Inc.\n"
+    "Previous Balance $0.00   Charges $5,000.00   Payments $5,000.00   Closing Balance $0.00"
+)
+RECEIPT = (
+    "RECEIPT No. 88   Received from Cedar Apps LLC the sum of $2,500.00, amount paid in "
+    "respect of the security deposit. Paid in full."
+)
+LETTER = (
+    "Dear Ms. Ortiz, thank you for visiting our offices last week. We enclose the brochure "
+    "you asked for and look forward to hearing from you."
+)
+LEASE_THAT_MENTIONS_INVOICES = (
+    'THIS LEASE is made as of June 1, 2012, by and between Alder Realty LLC ("Landlord") and '
+    'Birch Goods Inc. ("Tenant"). Landlord shall invoice Tenant monthly; the amount due shall '
+    "be paid by the due date. Tenant shall pay rent. Tenant shall insure. Landlord shall repair."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "reads_as_lease", "other_kind"),
+    [
+        (RENT_INVOICE, False, "invoice"),
+        (STATEMENT, False, "statement of account"),
+        (RECEIPT, False, "receipt"),
+        (LETTER, False, None),
+        (LEASE_THAT_MENTIONS_INVOICES, True, "invoice"),
+        ('THIS SUBLEASE is made by and between A ("Sublandlord") and B ("Subtenant").', True, None),
+        ("This letter, when executed by the parties, amends the Lease: the term ends.", True, None),
+        ('Date: ("Landlord") and ("Tenant") agree as follows.', True, None),
+        ("The Tenant must keep the Premises clean. The Landlord must insure.", True, None),
+    ],
+    ids=[
+        "rent invoice",
+        "statement",
+        "receipt",
+        "letter",
+        "lease that mentions invoices",
+        "sublease",
+        "amending letter",
+        "blank form",
+        "covenants with must",
+    ],
+)
+def test_lease_language(text: str, reads_as_lease: bool, other_kind: str | None) -> None:
+    language = lease_language(text)
+    assert language.reads_as_lease is reads_as_lease
+    assert language.other_kind == other_kind
+
+
+@pytest.mark.parametrize("text", [RENT_INVOICE, STATEMENT, RECEIPT, LETTER])
+def test_what_is_not_a_lease_is_classified_so(text: str) -> None:
+    assert classify_document(document(text)) is DocumentKind.NOT_A_LEASE

@@ -31,6 +31,7 @@ def test_exported_members() -> None:
         "needs_ocr",
         "ocr_reason",
         "parse_document",
+        "password_opens",
     ]
 
 
