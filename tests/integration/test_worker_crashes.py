@@ -76,7 +76,9 @@ def test_a_message_that_keeps_killing_its_worker_is_dead_lettered_not_looped(
     pipeline = fast_pipeline
     worker = pipeline.worker("poison", concurrency=1, LEASE_MAX_DELIVERIES="2").start()
     try:
-        doc_hash, _ = _submit(pipeline, "scans/poison.pdf", multi_page_scan(2))
+        # Six pages: each delivery is still running when the test finds and kills it (two
+        # pages were sometimes OCR'd and committed before the second kill landed).
+        doc_hash, _ = _submit(pipeline, "scans/poison.pdf", multi_page_scan(6))
         killed: set[int] = set()
         for _ in range(2):  # the "OOM killer" strikes every delivery
             task = inspector.wait_active(RUN_OCR_FALLBACK, 120, frozenset(killed))
