@@ -27,6 +27,16 @@ def redact(text: str) -> str:
 _installed = False
 
 
+def _redacted_arg(value: Any) -> Any:
+    """A string redacted; anything else kept as it is (a formatter may need its type: %d)
+    unless its text holds a password, which then leaves as redacted text."""
+    if isinstance(value, str):
+        return redact(value)
+    text = str(value)
+    clean = redact(text)
+    return value if clean == text else clean
+
+
 def install_log_redaction() -> None:
     """Redact every log record this process creates (idempotent; forked children inherit)."""
     global _installed
@@ -38,7 +48,13 @@ def install_log_redaction() -> None:
     def redacted_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record = make_record(*args, **kwargs)
         try:
-            record.msg, record.args = redact(record.getMessage()), None
+            # Each argument is redacted in place, not folded into the message: formatters
+            # read them (uvicorn's access log unpacks (client, method, path, version, status)).
+            record.msg = redact(str(record.msg))
+            if isinstance(record.args, tuple):
+                record.args = tuple(_redacted_arg(a) for a in record.args)
+            elif isinstance(record.args, dict):
+                record.args = {k: _redacted_arg(v) for k, v in record.args.items()}
         except Exception:  # a malformed record stays as it was: logging must not fail
             return record
         if record.exc_info and record.exc_info[0] is not None:

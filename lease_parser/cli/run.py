@@ -61,8 +61,9 @@ def _print_workspace(data_dir: Path, to_stderr: bool) -> None:
 
     token = local_reviewer_token(data_dir)
     click.echo(
-        "\nreview them in the browser: make serve (lease-parser serve --local), then open "
-        f"http://127.0.0.1:8000/ and sign in with the reviewer token {token}",
+        "\nthe reviewers' workspace (its review queue, the documents): make serve "
+        "(lease-parser serve --local), then open http://127.0.0.1:8000/ and sign in with "
+        f"the reviewer token {token}",
         err=to_stderr,
     )
 

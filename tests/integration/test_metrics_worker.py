@@ -174,7 +174,14 @@ def test_retries_are_counted_by_their_transient_cause(tmp_path: Path, redis_serv
         assert (
             total(samples, "lease_documents_total", route="dead", reason="retries_exhausted") == 1
         )
-        # Three attempts ran: the first and two retries.
+        # Three attempts ran: the first and two retries. The last attempt's duration is
+        # observed after its body recorded the dead letter (task_postrun), so a scrape right
+        # after the store says "dead" may precede it by a moment: wait for it.
+        deadline = time.monotonic() + 10
+        while total(samples, "lease_task_duration_seconds_count", task=EXTRACT_CLAUSES) < 3:
+            assert time.monotonic() < deadline, "the third attempt's duration never came"
+            time.sleep(0.2)
+            samples = scrape(port_of(worker))
         assert total(samples, "lease_task_duration_seconds_count", task=EXTRACT_CLAUSES) == 3
     finally:
         worker.stop()

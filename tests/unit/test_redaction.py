@@ -47,3 +47,21 @@ def test_log_records_are_redacted_whatever_prints_them() -> None:
     assert "redis://:***@broker" in output
     assert "postgresql://app:***@db" in output
     assert "ConnectionError" in output  # the traceback is still there, only masked
+
+
+def test_a_formatter_that_unpacks_the_arguments_still_gets_them() -> None:
+    """uvicorn's access log formats (client, method, path, version, status) itself."""
+    install_log_redaction()
+    record = logging.getLogger("uvicorn.access").makeRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/v1/x?u=redis://:hunter2@h/0", "1.1", 200),
+        None,
+    )
+    client, method, path, version, status = record.args  # type: ignore[misc]
+    assert (client, method, version, status) == ("127.0.0.1:5000", "GET", "1.1", 200)
+    assert path == "/v1/x?u=redis://:***@h/0"
+    assert record.getMessage() == '127.0.0.1:5000 - "GET /v1/x?u=redis://:***@h/0 HTTP/1.1" 200'
