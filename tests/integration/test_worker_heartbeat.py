@@ -40,8 +40,9 @@ def test_a_killed_worker_s_documents_are_final_within_two_minutes_not_an_hour(
     victim = pipeline.worker("victim", concurrency=2).start()
     survivor = pipeline.worker("survivor", concurrency=2)
     try:
-        # Distinct content (3 and 4 pages): two documents, not a duplicate.
-        docs = [_submit(pipeline, f"scans/held-{n}.pdf", multi_page_scan(n)) for n in (3, 4)]
+        # Distinct content (6 and 7 pages, seconds of OCR each, so the kill lands mid-task):
+        # two documents, not a duplicate.
+        docs = [_submit(pipeline, f"scans/held-{n}.pdf", multi_page_scan(n)) for n in (6, 7)]
         held = wait_for(
             lambda: (
                 (tasks := _active_ocr(inspector, victim.hostname)) and len(tasks) == 2 and tasks
@@ -49,9 +50,9 @@ def test_a_killed_worker_s_documents_are_final_within_two_minutes_not_an_hour(
             180,
             "both OCR tasks running on the victim",
         )
-        survivor.start()
-        victim.kill_all()  # main process and children: a lost node
+        victim.kill_all()  # main process and children at once: a lost node
         killed = time.monotonic()
+        survivor.start()  # the replacement pod; its reaper restores the victim's messages
         for doc_hash in docs:
             row = pipeline.wait_final(doc_hash, timeout=max(1.0, 120 - (time.monotonic() - killed)))
             assert row.state in ("committed", "review")

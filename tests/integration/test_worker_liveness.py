@@ -91,8 +91,9 @@ def test_a_worker_busy_on_a_long_task_stays_live_while_its_queue_waits(
     pipeline = beating
     worker = pipeline.worker("busy", concurrency=1).start()
     try:
-        # Ten OCR pages (~1 s each): the one slot stays busy well past --stalled-after.
-        _submit(pipeline, "scans/long.pdf", multi_page_scan(10))
+        # Fourteen OCR pages (~1 s each): the one slot stays busy well past --stalled-after;
+        # the worker is stopped mid-task at the end (a one-second soft shutdown).
+        _submit(pipeline, "scans/long.pdf", multi_page_scan(14))
         inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
         _submit(pipeline, "scans/next.pdf", multi_page_scan(1))  # waits: the one slot is busy
         wait_for(
