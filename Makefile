@@ -9,7 +9,7 @@ CORPUS ?= ../shared/corpus/dev
 DATA_DIR := $(CURDIR)/.lease_data
 
 .DEFAULT_GOAL := help
-.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web measure-dates bench-xlsx
+.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,13 +30,19 @@ serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run'
 	$(LEASE) serve --local $(SERVE_ARGS)
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)
 
 unit: install ## unit tests only (no servers)
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
 integration: install ## integration tests only
-	$(PY) -m pytest tests/integration -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest tests/integration -m "not slow and not image" $(PYTEST_ARGS)
+
+image: install ## container image lease-parser:VERSION (buildah; Debian base built locally by mmdebstrap, cached)
+	scripts/build_image.sh
+
+image-test: install ## build the image, then run lease-parser inside it (--version, a PDF, a scan through OCR)
+	$(PY) -m pytest -m image $(PYTEST_ARGS)
 
 lint: install ## ruff (lint + format check) and mypy --strict
 	$(VENV)/bin/ruff check lease_parser tests scripts
@@ -72,8 +78,8 @@ bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 
 soak: install ## 500 leases through a local cluster while worker children are SIGKILLed; nothing lost or committed twice
 	$(PY) scripts/soak.py --documents $(or $(DOCUMENTS),500)
 
-recovery: install ## time from a worker SIGKILL (child, main process) until the lease runs again and is final
-	$(PY) scripts/recovery.py --trials 3
+recovery: install ## time from a worker SIGKILL (whole worker, main process, child) until the lease is final; TRIALS=10
+	$(PY) scripts/recovery.py --trials $(or $(TRIALS),10)
 
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples

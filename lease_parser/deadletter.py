@@ -18,6 +18,7 @@ from typing import Any
 import redis
 from lease_parser.errors import Reason
 from lease_parser.redaction import redact
+from lease_parser.store import Store
 
 DEAD_INDEX = "lease:dead"
 DEAD_PREFIX = "lease:dead:"
@@ -115,6 +116,22 @@ def remove_dead_letter(r: redis.Redis, doc_hash: str) -> None:
         pipe.delete(DEAD_PREFIX + doc_hash)
         pipe.zrem(DEAD_INDEX, doc_hash)
         pipe.execute()
+
+
+def discard_dead_letter(
+    r: redis.Redis, store: Store, doc_hash: str, actor: str, note: str | None = None
+) -> DeadLetter | None:
+    """Remove a letter from triage for good; the document stays ``dead`` (and requeueable).
+
+    None when there is no letter. The audit event is written first: if removing the letter
+    then fails, it is still listed and the operator runs the command again.
+    """
+    letter = get_dead_letter(r, doc_hash)
+    if letter is None:
+        return None
+    store.note_discarded(doc_hash, actor, note)
+    remove_dead_letter(r, doc_hash)
+    return letter
 
 
 def dead_letter_depth(r: redis.Redis) -> int:

@@ -212,8 +212,12 @@ class WorkerProcess:
         )
         return [int(p) for p in out.stdout.split()]
 
-    def stop(self, grace: float = 30) -> None:
-        """SIGTERM (warm shutdown), then SIGKILL the whole group after ``grace`` seconds."""
+    def stop(self, grace: float = 60) -> None:
+        """SIGTERM, then SIGKILL the whole group after ``grace`` seconds.
+
+        SIGTERM is the worker's soft shutdown: an idle worker exits at once; a busy one
+        gives its tasks LEASE_SOFT_SHUTDOWN_TIMEOUT (30 s) and re-queues what still runs.
+        """
         if self.process is None:
             return
         if self.process.poll() is None:
@@ -229,6 +233,13 @@ class WorkerProcess:
         """SIGKILL the main process only (its children notice and exit)."""
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
+            self.process.wait(10)
+
+    def kill_all(self) -> None:
+        """SIGKILL the main process and all its children at once: a lost node, a killed pod."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
 
     def wait_exit(self, timeout: float) -> int:

@@ -152,13 +152,23 @@ class Settings(BaseSettings):
     # 10 s per worker bounds the recovery after a dead worker to visibility timeout + 10 s.
     unacked_restore_interval: int = Field(default=10, ge=1)
     unacked_restore_throttle: int = Field(default=1, ge=1)
+    # Each worker's main process renews a key this often, which expires after the TTL; a
+    # worker whose key expired is dead, and the messages it held go back to their queues at
+    # once (pipeline/reaper.py) instead of after the visibility timeout. The TTL allows
+    # three missed beats (a slow Redis, a GC pause) before anyone calls the worker dead.
+    heartbeat_interval: int = Field(default=5, ge=1)
+    heartbeat_ttl: int = Field(default=20, ge=3)
+    # `healthcheck --worker` fails when the worker's queues hold messages and it has had a
+    # free slot and taken none for this long: a consumer that stopped after a Redis
+    # reconnect while the worker still answers pings (celery #8030, #10205, #10302).
+    worker_stall_after: int = Field(default=300, ge=1)
     # Submissions are refused (BrokerFullError) once Redis uses this share of maxmemory,
     # *before* Redis itself refuses writes: workers need the headroom to drain, because
     # every delivery, hash lock and hand-on writes to Redis too.
     broker_high_water: float = Field(default=0.9, gt=0, le=1)
-    # Cold shutdown (SIGQUIT, or SIGTERM with REMAP_SIGTERM=SIGQUIT) waits this long for
-    # running tasks before cancelling and re-queueing them. Plain SIGTERM (warm shutdown)
-    # waits for running tasks however long they take (at most their hard time limit).
+    # SIGTERM (and SIGQUIT) give running tasks this long to finish before they are
+    # cancelled and their messages re-queued for another worker (Celery's soft shutdown).
+    # Kubernetes' terminationGracePeriodSeconds must exceed it by ~45 s (k8s/base/workers/).
     soft_shutdown_timeout: float = Field(default=30.0, ge=0)
     # A message delivered more often than this is poison (it keeps killing workers).
     max_deliveries: int = Field(default=3, ge=1)
@@ -253,6 +263,22 @@ class Settings(BaseSettings):
                     'print(Fernet.generate_key().decode())"'
                 )
         return value
+
+    @model_validator(mode="after")
+    def _heartbeat_outlives_missed_beats(self) -> Self:
+        if self.heartbeat_ttl < 3 * self.heartbeat_interval:
+            raise ValueError(
+                f"LEASE_HEARTBEAT_TTL={self.heartbeat_ttl} must be at least 3 x "
+                f"LEASE_HEARTBEAT_INTERVAL ({3 * self.heartbeat_interval}s), or one slow beat "
+                f"makes a live worker look dead and its running tasks are restored."
+            )
+        if self.worker_stall_after <= 2 * self.heartbeat_interval:
+            raise ValueError(
+                f"LEASE_WORKER_STALL_AFTER={self.worker_stall_after} must exceed 2 x "
+                f"LEASE_HEARTBEAT_INTERVAL ({2 * self.heartbeat_interval}s): the worker "
+                f"reports its free slots only that often."
+            )
+        return self
 
     @model_validator(mode="after")
     def _visibility_timeout_covers_everything(self) -> Self:

@@ -81,6 +81,9 @@ FINAL_STATES = frozenset({DocumentState.COMMITTED, DocumentState.REVIEW, Documen
 # Audit events of a review item that is and stays in review (who held it): not an entry
 # into the review state.
 CLAIM_EVENTS = frozenset({"claimed", "released"})
+# An operator who discarded a dead document's letter: it stays dead (and can still be
+# requeued); the event only records who triaged it and why.
+DISCARDED = "discarded"
 
 
 def utcnow() -> dt.datetime:
@@ -235,7 +238,7 @@ def entered_final_state() -> ColumnElement[bool]:
     """Events that moved a document into a final state (exactly-once means one each)."""
     return and_(
         EventRow.state.in_(FINAL_STATES),
-        or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS)),
+        or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS | {DISCARDED})),
     )
 
 
@@ -572,6 +575,24 @@ class Store:
                 return False
             s.execute(delete(EventRow).where(EventRow.id == requeue.event_id))
             s.execute(delete(SubmissionRow).where(SubmissionRow.id == requeue.submission_id))
+            return True
+
+    def note_discarded(self, doc_hash: str, actor: str, note: str | None) -> bool:
+        """Record that an operator discarded a dead document's letter; False if not dead."""
+        with self.session() as s:
+            state = s.scalar(select(DocumentRow.state).where(DocumentRow.doc_hash == doc_hash))
+            if state != DocumentState.DEAD:
+                return False
+            detail = {"note": note} if note else None
+            s.add(
+                EventRow(
+                    doc_hash=doc_hash,
+                    state=DocumentState.DEAD,
+                    reason=DISCARDED,
+                    actor=actor,
+                    detail=detail,
+                )
+            )
             return True
 
     def counts_by_state(self) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""``lease-parser dead list|show|requeue``: the ops triage queue. Replay is manual only.
+"""``lease-parser dead list|show|requeue|discard``: the ops triage queue. Replay is manual only.
 
 An automatic replay of a poison message is a slower infinite loop, so nothing here runs
 on a timer: an operator reads the diagnosis, fixes the cause, and requeues.
@@ -7,6 +7,7 @@ on a timer: an operator reads the diagnosis, fixes the cause, and requeues.
 from __future__ import annotations
 
 import datetime as dt
+import getpass
 from typing import TYPE_CHECKING
 
 import click
@@ -34,9 +35,34 @@ def _redis() -> redis.Redis:
     return runtime_for(settings_from_env()).redis
 
 
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # a container user with no passwd entry
+        return "unknown"
+
+
+def _dead_hashes(texts: tuple[str, ...]) -> list[str]:
+    """Full hashes of the dead letters given by hash or unique prefix; an unknown prefix is
+    kept as typed (reported as not found, like an unknown full hash)."""
+    from lease_parser.deadletter import dead_hashes_starting_with
+    from lease_parser.errors import DocumentNotFound
+
+    r = _redis()
+    out = []
+    for text in texts:
+        try:
+            out.append(
+                resolve_prefix(text, lambda prefix, n: dead_hashes_starting_with(r, prefix, n))
+            )
+        except DocumentNotFound:
+            out.append(text.strip().lower())
+    return out
+
+
 @click.group()
 def dead() -> None:
-    """Dead-lettered documents: list, inspect, requeue by hand."""
+    """Dead-lettered documents: list, inspect, requeue by hand, discard what is junk."""
 
 
 @dead.command("list")
@@ -123,3 +149,45 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"requeued {receipt.doc_key} as task {receipt.task_id}")
     if missing:
         fail(f"not dead documents: {', '.join(missing)}", ExitCode.NOT_FOUND, printed=True)
+
+
+@dead.command()
+@click.argument("doc_hashes", nargs=-1, required=True, type=HASH)
+@click.option("--note", default=None, help="Why it is discarded (kept in the audit trail).")
+@click.option("--by", "actor", default=None, help="Who discards it [default: the login name].")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation (for scripts).")
+@json_option
+def discard(
+    doc_hashes: tuple[str, ...], note: str | None, actor: str | None, yes: bool, as_json: bool
+) -> None:
+    """Drop dead letters (hashes or unique prefixes) for good: triaged, nothing to replay.
+
+    The letters leave the triage queue (and the LeaseDeadLetters alert); each document
+    stays `dead` with its reason, an audit event records who discarded it and why, and
+    `dead requeue HASH` still works later. Asks for confirmation unless --yes. Exits 5 if
+    any hash has no dead letter (the others are still discarded).
+    """
+    from lease_parser.deadletter import discard_dead_letter, get_dead_letter
+    from lease_parser.pipeline.runtime import runtime_for
+
+    runtime = runtime_for(settings_from_env())
+    letters = {h: get_dead_letter(runtime.redis, h) for h in _dead_hashes(doc_hashes)}
+    found = [letter for letter in letters.values() if letter is not None]
+    missing = [h for h, letter in letters.items() if letter is None]
+    if found and not yes:
+        for letter in found:
+            click.echo(f"{letter.doc_hash[:12]}  {letter.reason:18} {letter.doc_key}", err=as_json)
+        click.confirm(f"Discard {len(found)} dead letter(s) for good?", abort=True, err=as_json)
+    who = actor or _login_name()
+    discarded = [
+        letter
+        for letter in found
+        if discard_dead_letter(runtime.redis, runtime.store, letter.doc_hash, who, note)
+    ]
+    if as_json:
+        print_json({"discarded": [d.doc_hash for d in discarded], "not_found": missing})
+    else:
+        for letter in discarded:
+            click.echo(f"discarded {letter.doc_hash[:12]} {letter.doc_key} ({letter.reason})")
+    if missing:
+        fail(f"no dead letter for: {', '.join(missing)}", ExitCode.NOT_FOUND, printed=True)

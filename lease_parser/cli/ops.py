@@ -138,27 +138,76 @@ def worker_problem(settings: Settings, worker: str, timeout: float) -> str | Non
     return None
 
 
+def consumption_problem(settings: Settings, worker: str, stall_after: float) -> str | None:
+    """Why ``worker`` is not consuming, or None.
+
+    Unhealthy when its last heartbeat is gone (the main process is hung or dead), or when
+    its queues hold messages while it has had a free slot and taken none for
+    ``stall_after`` seconds (a consumer that stopped after a Redis reconnect still answers
+    pings). Busy workers and empty queues are healthy however long they last.
+    """
+    import time
+
+    from lease_parser.metrics import read_queues
+    from lease_parser.pipeline.heartbeat import read_node
+    from lease_parser.pipeline.runtime import runtime_for
+
+    r = runtime_for(settings).redis
+    node = read_node(r, worker)
+    if node is None:
+        return f"no heartbeat from {worker} in the last {settings.heartbeat_ttl}s"
+    now = time.time()
+    idle = node.idle_for(now)
+    if idle is None or idle <= stall_after:
+        return None
+    waiting = {q: s.depth for q, s in read_queues(r, node.queues).items() if s.depth}
+    if not waiting:
+        return None
+    queues = ", ".join(f"{q} ({n})" for q, n in sorted(waiting.items()))
+    return (
+        f"worker {worker} has {node.concurrency - node.busy} free slot(s) and messages waiting "
+        f"in {queues} but has taken none for {idle:.0f}s (its consumer is stuck; restart it)"
+    )
+
+
 @click.command()
 @click.option(
     "--worker",
     "worker_name",
     default=None,
-    help="Also require this node (e.g. lease_ocr@%h) to answer a control ping.",
+    help="Also require this node (e.g. lease_ocr@%h) to answer a control ping and to be "
+    "consuming its queues.",
 )
 @click.option("--timeout", type=float, default=5.0, show_default=True, help="Seconds per check.")
+@click.option(
+    "--stalled-after",
+    type=float,
+    default=None,
+    help="Seconds a worker with a free slot may take nothing from its non-empty queues "
+    "[default: LEASE_WORKER_STALL_AFTER, 300].",
+)
 @json_option
-def healthcheck(worker_name: str | None, timeout: float, as_json: bool) -> None:
-    """Exit 0 if the broker answers (and WORKER answers a ping), 1 otherwise: for probes."""
+def healthcheck(
+    worker_name: str | None, timeout: float, stalled_after: float | None, as_json: bool
+) -> None:
+    """Exit 0 if the broker answers (and WORKER answers a ping and consumes), 1 otherwise.
+
+    For Kubernetes probes: with --worker, also fails when the worker's queues hold messages
+    and it has had a free slot and taken none for --stalled-after seconds.
+    """
     from celery.utils.nodenames import host_format
 
     settings = settings_from_env()
+    stall_after = settings.worker_stall_after if stalled_after is None else stalled_after
     problem = broker_problem(settings, timeout)
     worker = host_format(worker_name) if worker_name else None
     if problem is None and worker is not None:
-        problem = worker_problem(settings, worker, timeout)
+        problem = worker_problem(settings, worker, timeout) or consumption_problem(
+            settings, worker, stall_after
+        )
     if as_json:
         print_json({"healthy": problem is None, "worker": worker, "problem": problem})
     if problem is not None:
         fail(problem, ExitCode.FAILED, printed=as_json)
     if not as_json:
-        click.echo("ok" + (f": {worker} answers" if worker else ": broker answers"))
+        click.echo("ok" + (f": {worker} answers and consumes" if worker else ": broker answers"))

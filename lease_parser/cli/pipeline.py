@@ -92,10 +92,11 @@ def submit(doc_key: str, doc_hash: str | None, as_json: bool) -> None:
 def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel: str) -> None:
     """Run a Celery worker for the given queues (blocks until shut down).
 
-    SIGTERM is a warm shutdown: no new work, running tasks finish (give it the queues'
-    largest hard time limit + 30 s as grace), queued messages stay queued. SIGQUIT waits
-    LEASE_SOFT_SHUTDOWN_TIMEOUT seconds, then re-queues what still runs. SIGKILL loses
-    nothing either: unacked messages come back after LEASE_VISIBILITY_TIMEOUT.
+    SIGTERM (and SIGQUIT) is a soft shutdown: no new work; running tasks get
+    LEASE_SOFT_SHUTDOWN_TIMEOUT seconds (30) to finish, then what still runs is cancelled
+    and its message re-queued at once for another worker; then the worker exits. Give it
+    that timeout + 45 s as grace. SIGKILL loses nothing either: the other workers' reapers
+    restore its messages within LEASE_HEARTBEAT_TTL + a few seconds.
     """
     from lease_parser.pipeline.routing import QUEUES
     from lease_parser.pipeline.worker import run_worker, unknown_queues

@@ -101,16 +101,16 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # event); Flower switches them on in the workers it watches (enable_events).
         "task_send_sent_event": False,
         "worker_send_task_events": False,
-        # Shutdown (celery/apps/worker.py, 5.7). SIGTERM is a *warm* shutdown: stop
-        # consuming, let running tasks finish (bounded by their hard time limit), put
-        # prefetched and ETA messages back on the queue, exit. SIGQUIT (or SIGTERM when
-        # REMAP_SIGTERM=SIGQUIT is in the worker's environment) is a *cold* shutdown that
-        # first waits this soft-shutdown timeout, then cancels what still runs; acks_late
-        # leaves those messages unacked, and closing the channel re-queues them.
+        # Shutdown (celery/apps/worker.py, 5.7). `lease-parser worker` makes SIGTERM the
+        # cold shutdown (REMAP_SIGTERM=SIGQUIT, pipeline/worker.py), which first waits this
+        # soft-shutdown timeout for running tasks, then cancels what still runs; acks_late
+        # leaves those messages unacked and closing the channel re-queues them at once.
         "worker_soft_shutdown_timeout": settings.soft_shutdown_timeout,
-        # Wait even when idle: a worker holding ETA retries needs the time to re-queue
-        # them (Celery's documented advice for Redis).
-        "worker_enable_soft_shutdown_on_idle": True,
+        # An idle worker leaves at once. Messages it holds for a retry ETA are unacked in
+        # Redis like any other: kombu re-queues them when the channel closes
+        # (QoS.restore_unacked_once), and failing that the other workers' reapers do
+        # (pipeline/reaper.py), so there is nothing to wait for.
+        "worker_enable_soft_shutdown_on_idle": False,
         "worker_hijack_root_logger": False,
     }
 
@@ -120,6 +120,8 @@ def create_app(settings: Settings) -> Celery:
     app = Celery("lease_parser", set_as_current=True)
     app.config_from_object(celery_config(settings))
     app.lease_settings = settings
+    # Imported for their signal handlers: the worker's heartbeat and reaper (connected once).
+    import lease_parser.pipeline.heartbeat  # noqa: F401
     from lease_parser.pipeline.tasks import register_tasks
 
     register_tasks(app)

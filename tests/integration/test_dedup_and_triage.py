@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -65,3 +68,49 @@ def test_dead_letters_are_listed_shown_and_requeued_by_hand(
     assert pipeline.runtime.store.commit_events(doc_hash) <= 1
     again = run_cli(pipeline, "dead", "requeue", doc_hash)
     assert again.returncode == ExitCode.NOT_FOUND
+
+
+def _cli_with_input(pipeline: Pipeline, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lease_parser", *args],
+        env={**os.environ, **pipeline.env},
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_dead_letter_is_discarded_only_after_confirmation_and_stays_requeueable(
+    pipeline: Pipeline, worker: WorkerProcess
+) -> None:
+    data = (SAMPLES / "truncated_upload.pdf").read_bytes()
+    pipeline.put("junk/truncated.pdf", data)
+    doc_hash = submit_document(pipeline.app, "junk/truncated.pdf").doc_hash
+    assert pipeline.wait_final(doc_hash).state == "dead"
+
+    declined = _cli_with_input(pipeline, "n\n", "dead", "discard", doc_hash)
+    assert declined.returncode == ExitCode.INTERRUPTED, declined.stderr
+    assert "junk/truncated.pdf" in declined.stdout  # shown before the question
+    assert get_dead_letter(pipeline.runtime.redis, doc_hash) is not None
+
+    confirmed = _cli_with_input(
+        pipeline, "y\n", "dead", "discard", doc_hash, "--note", "a broken upload", "--by", "ops1"
+    )
+    assert confirmed.returncode == 0, confirmed.stderr
+    assert get_dead_letter(pipeline.runtime.redis, doc_hash) is None
+    assert run_cli(pipeline, "dead", "list", "--json").stdout.strip() == "[]"
+    row = pipeline.runtime.store.document(doc_hash)
+    assert row is not None
+    assert row.state == "dead"
+    events = pipeline.runtime.store.events(doc_hash)
+    [event] = [e for e in events if e.reason == "discarded"]
+    assert (event.actor, event.detail) == ("ops1", {"note": "a broken upload"})
+    assert pipeline.final_events(doc_hash) == 1  # a discard is not a second entry into dead
+
+    scripted = run_cli(pipeline, "dead", "discard", doc_hash, "f" * 64, "--yes", "--json")
+    assert scripted.returncode == ExitCode.NOT_FOUND
+    assert json.loads(scripted.stdout) == {"discarded": [], "not_found": [doc_hash, "f" * 64]}
+    # Still dead in the store: an operator can replay it once a good copy is in place.
+    pipeline.put("junk/truncated.pdf", (SAMPLES / "harbor_point_office_lease.pdf").read_bytes())
+    assert run_cli(pipeline, "dead", "requeue", doc_hash).returncode == 0

@@ -55,6 +55,8 @@ def test_embedded_defaults_live_under_the_data_dir(tmp_path: object) -> None:
         ),
         ({"LEASE_TIME_LIMITS__OCR__SOFT": "5000"}, ["LEASE_TIME_LIMITS__OCR", "soft time limit"]),
         ({"LEASE_CONFIDENCE_GATE": "1.5"}, ["LEASE_CONFIDENCE_GATE"]),
+        ({"LEASE_HEARTBEAT_TTL": "10"}, ["LEASE_HEARTBEAT_TTL", "LEASE_HEARTBEAT_INTERVAL"]),
+        ({"LEASE_WORKER_STALL_AFTER": "10"}, ["LEASE_WORKER_STALL_AFTER"]),
     ],
 )
 def test_invalid_combinations_fail_at_start_up_naming_the_value(
