@@ -9,7 +9,7 @@ CORPUS ?= ../shared/corpus/dev
 DATA_DIR := $(CURDIR)/.lease_data
 
 .DEFAULT_GOAL := help
-.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test
+.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -65,6 +65,12 @@ eval: install ## score extraction on the labelled dev corpus (parse cache in .le
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
 	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
+
+measure-dates: install ## critical dates on the dev corpus: every expiration and option window the labels give, none wrong at the gate
+	@$(PY) scripts/measure_dates.py $(CORPUS) $(DATES_ARGS)
+
+bench-xlsx: install ## Excel abstract of a 1,000-lease portfolio: seconds against the 10 s target (XLSX_ARGS="--leases 5000")
+	@$(PY) scripts/bench_xlsx.py $(XLSX_ARGS)
 
 bench: install ## benchmark: in-process baselines vs the pipeline at -c 1 and 2 (BENCH_ARGS="--json", "--docs 20")
 	@$(LEASE) bench $(BENCH_ARGS)

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from lease_parser.confidence import ConfidenceModel, default_model, score_fields
 from lease_parser.errors import LeaseParserError
 from lease_parser.extraction import RawField, extract_fields
+from lease_parser.extraction.appended import AppendedAmendment, appended_amendments
 from lease_parser.extraction.kind import classify_document
 from lease_parser.gate import route_after_normalization
-from lease_parser.model import AbstractionResult, DocumentKind
+from lease_parser.model import AbstractionResult, AppendedAbstraction, DocumentKind
 from lease_parser.normalization import normalize_fields
 from lease_parser.outcomes import route_for_error
 from lease_parser.parsing import Document, apply_ocr, parse_document
@@ -31,6 +32,8 @@ class Extraction:
     pages: int
     ocr_pages: int
     notes: list[str] = field(default_factory=list)
+    # Amendments filed after the lease in the same document (extraction/appended.py).
+    appended: list[AppendedAmendment] = field(default_factory=list)
 
     def to_message(self) -> dict[str, object]:
         return {
@@ -38,6 +41,7 @@ class Extraction:
             "fields": {k: v.to_dict() for k, v in self.fields.items()},
             "pages": self.pages,
             "ocr_pages": self.ocr_pages,
+            "appended": [a.to_dict() for a in self.appended],
         }
 
     @classmethod
@@ -49,7 +53,12 @@ class Extraction:
             fields={k: RawField.from_dict(v) for k, v in fields.items()},
             pages=int(str(data["pages"])),
             ocr_pages=int(str(data["ocr_pages"])),
+            appended=[AppendedAmendment.from_dict(a) for a in _list(data.get("appended"))],
         )
+
+
+def _list(value: object) -> list[dict[str, object]]:
+    return value if isinstance(value, list) else []
 
 
 def parse_stage(data: bytes, settings: Settings, password: str | None = None) -> Document:
@@ -69,6 +78,7 @@ def extract_stage(document: Document) -> Extraction:
         fields=extract_fields(document),
         pages=len(document.pages),
         ocr_pages=ocr_pages,
+        appended=appended_amendments(document, extract_fields),
     )
 
 
@@ -80,7 +90,10 @@ def normalize_stage(
     model = model or default_model()
     score_fields(extraction.fields, model)
     abstraction, problems = normalize_fields(extraction.fields, extraction.kind)
-    decision = route_after_normalization(abstraction, problems, gate, model.fields)
+    amendments = [_appended(a, model) for a in extraction.appended]
+    decision = route_after_normalization(
+        abstraction, problems, gate, model.fields, appended=len(amendments)
+    )
     return AbstractionResult(
         route=decision.route,
         reason=decision.reason,
@@ -89,7 +102,16 @@ def normalize_stage(
         problems=decision.doubtful,
         pages=extraction.pages,
         ocr_pages=extraction.ocr_pages,
+        amendments=amendments,
     )
+
+
+def _appended(amendment: AppendedAmendment, model: ConfidenceModel) -> AppendedAbstraction:
+    """An appended amendment scored and typed like any document (its invalid values are
+    left empty: the lease's review shows them)."""
+    score_fields(amendment.fields, model)
+    abstraction, _ = normalize_fields(amendment.fields, DocumentKind.AMENDMENT)
+    return AppendedAbstraction(title=amendment.title, abstraction=abstraction)
 
 
 def result_for_error(exc: LeaseParserError) -> AbstractionResult:

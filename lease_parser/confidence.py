@@ -54,6 +54,12 @@ FIELD_GROUPS: dict[str, str] = {
     "renewal_option_count": "option",
     "renewal_term_months": "option",
     "currency": "currency",
+    # No labelled examples yet (so they gate nothing): each borrows what its group learned.
+    "renewal_notice": "option",
+    "termination_notice": "option",
+    "termination_option_date": "date",
+    "amended_lease_date": "date",
+    "premises_added_sqft": "area",
 }
 GROUPS: tuple[str, ...] = tuple(sorted(set(FIELD_GROUPS.values())))
 

@@ -31,6 +31,7 @@ from lease_parser.model import (
     FieldProblem,
     LeaseAbstraction,
     Money,
+    NoticeWindow,
     Provenance,
     RentStep,
     json_value,
@@ -97,6 +98,9 @@ EXPECTED_FORMS: dict[Any, str] = {
     "per step; needed by fixed_percent and fixed_amount)",
     list[RentStep]: f"a JSON list of steps [{{{_STEP_KEYS}}}] (start/end: YYYY-MM-DD or "
     "a month number; amounts as strings)",
+    NoticeWindow: 'JSON {"least": {"count": 9, "unit": "months"}, "most": {"count": 12, '
+    '"unit": "months"} or null} (unit: days or months; notice at least "least" and at most '
+    '"most" before the date)',
 }
 CURRENCY_FORM = "an ISO 4217 code of three capital letters, e.g. USD"
 

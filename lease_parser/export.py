@@ -80,6 +80,7 @@ def document_json(row: DocumentRow) -> dict[str, Any]:
         "corrections": row.corrections or {},
         "field_sources": sources_of(row),
         "fields": row.fields or {},
+        "amendments": row.amendments or [],
     }
 
 

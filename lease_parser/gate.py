@@ -121,12 +121,16 @@ def sort_problems(
     return sorted(problems, key=key)
 
 
-def document_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
+def document_problems(abstraction: LeaseAbstraction, appended: int = 0) -> list[FieldProblem]:
     """Reasons the document as a whole needs a person."""
     out = []
     what = _WHAT_DOCUMENTS_ARE.get(abstraction.kind)
     if what is not None:
         out.append(FieldProblem(field="*", problem=what, kind=ProblemKind.DOCUMENT))
+    if appended:
+        # Amendments are never applied unread (the same rule as an amendment on its own).
+        why = f"followed by {appended} amendment(s) in the same file: check what they change"
+        out.append(FieldProblem(field="*", problem=why, kind=ProblemKind.DOCUMENT))
     core = sum(1 for n in CORE_FIELDS if abstraction.field(n).value is not None)
     if core < MIN_CORE_FIELDS_STATED:
         out.append(
@@ -140,11 +144,12 @@ def route_after_normalization(
     problems: list[FieldProblem],
     gate: float,
     gated: Collection[str] = FIELD_NAMES,
+    appended: int = 0,
 ) -> RoutingDecision:
     """Schema problems → review whatever the score; anything in doubt → review; else commit.
 
     ``gated``: the fields whose probability may hold a document back (those the confidence
-    model was calibrated on)."""
+    model was calibrated on); ``appended``: amendments filed after it in the same file."""
     confidence = aggregate_confidence(abstraction, gated)
     if abstraction.kind is DocumentKind.NOT_A_LEASE:
         # Whatever the values: a reviewer confirms (rejects) or overrides, in one step.
@@ -153,7 +158,7 @@ def route_after_normalization(
     if problems:
         invalid = sort_problems(problems, abstraction)
         return RoutingDecision(Route.REVIEW, Reason.SCHEMA_INVALID, confidence, invalid + doubtful)
-    doubtful = document_problems(abstraction) + doubtful
+    doubtful = document_problems(abstraction, appended) + doubtful
     if doubtful:
         return RoutingDecision(Route.REVIEW, Reason.LOW_CONFIDENCE, confidence, doubtful)
     return RoutingDecision(Route.COMMITTED, None, confidence, [])

@@ -18,6 +18,8 @@ from lease_parser.errors import Reason
 
 T = TypeVar("T")
 CENT = Decimal("0.01")
+# The longest term read or accepted: 999 years (English leases run that long).
+MAX_TERM_MONTHS = 999 * 12
 
 
 class Route(StrEnum):
@@ -127,6 +129,43 @@ class Escalation(BaseModel):
         return self
 
 
+class PeriodUnit(StrEnum):
+    DAYS = "days"
+    MONTHS = "months"  # years are written as months
+
+
+class Period(BaseModel):
+    """A length of time as a lease counts it: "nine (9) months", "ninety (90) days"."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int = PydanticField(ge=1)
+    unit: PeriodUnit
+
+
+class NoticeWindow(BaseModel):
+    """When a notice must be given, counted back from a date (the expiration, a break date).
+
+    "not less than nine (9) months prior to the expiration" is ``least`` = 9 months;
+    "not more than 12 months' and not less than 9 months' notice" adds ``most`` = 12
+    months: the window opens 12 months and closes 9 months before the date.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    least: Period
+    most: Period | None = None
+
+    def describe(self) -> str:
+        """ "9–12 months", "at least 90 days": how a person reads the window."""
+        least = f"{self.least.count} {self.least.unit.value}"
+        if self.most is None:
+            return f"at least {least}"
+        if self.most.unit is self.least.unit:
+            return f"{self.least.count}–{self.most.count} {self.least.unit.value}"
+        return f"{least} to {self.most.count} {self.most.unit.value}"
+
+
 class LeaseAbstraction(BaseModel):
     """The typed abstraction of one document. Field names are docs/fields.md's."""
 
@@ -149,6 +188,13 @@ class LeaseAbstraction(BaseModel):
     renewal_option_count: Field[int] = PydanticField(default_factory=Field)
     renewal_term_months: Field[int] = PydanticField(default_factory=Field)
     currency: Field[str] = PydanticField(default_factory=Field)
+    # Portfolio fields (issue 16): what critical dates and amendments need. Listed after
+    # the first eighteen so export columns keep their places.
+    renewal_notice: Field[NoticeWindow] = PydanticField(default_factory=Field)
+    termination_option_date: Field[dt.date] = PydanticField(default_factory=Field)
+    termination_notice: Field[NoticeWindow] = PydanticField(default_factory=Field)
+    amended_lease_date: Field[dt.date] = PydanticField(default_factory=Field)
+    premises_added_sqft: Field[Decimal] = PydanticField(default_factory=Field)
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -197,8 +243,19 @@ class FieldProblem(BaseModel):
     page: int | None = None
 
 
+class AppendedAbstraction(BaseModel):
+    """An amendment filed after the lease in the same document, read on its own."""
+
+    title: str
+    abstraction: LeaseAbstraction
+
+
 class AbstractionResult(BaseModel):
-    """What the core returns for one document: a route, never an exception, for known outcomes."""
+    """What the core returns for one document: a route, never an exception, for known outcomes.
+
+    ``amendments``: the amendments that follow the lease in the same file, in file order;
+    what they change is applied to the lease's current terms (lease_parser/portfolio).
+    """
 
     route: Route
     reason: Reason | None = None
@@ -208,6 +265,7 @@ class AbstractionResult(BaseModel):
     pages: int = 0
     ocr_pages: int = 0
     detail: str | None = None
+    amendments: list[AppendedAbstraction] = PydanticField(default_factory=list)
 
 
 def json_value(value: Any) -> Any:
@@ -256,4 +314,8 @@ def result_json(result: AbstractionResult) -> dict[str, Any]:
         "detail": result.detail,
         "problems": [p.model_dump() for p in result.problems],
         "fields": abstraction_fields_json(result.abstraction) if result.abstraction else {},
+        "amendments": [
+            {"title": a.title, "fields": abstraction_fields_json(a.abstraction)}
+            for a in result.amendments
+        ],
     }

@@ -18,11 +18,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from lease_parser import model as model_module
 from lease_parser.model import (
+    MAX_TERM_MONTHS,
     DocumentKind,
     Field,
     FieldProblem,
     LeaseAbstraction,
     Money,
+    NoticeWindow,
     Provenance,
 )
 
@@ -51,6 +53,7 @@ INT_FIELDS = fields_of_type(int)
 DECIMAL_FIELDS = fields_of_type(Decimal)
 DATE_FIELDS = fields_of_type(dt.date)
 TEXT_FIELDS = fields_of_type(str)
+NOTICE_FIELDS = fields_of_type(NoticeWindow)
 JSON_FIELDS = frozenset(LeaseAbstraction.field_names()) - (
     MONEY_FIELDS | INT_FIELDS | DECIMAL_FIELDS | DATE_FIELDS | TEXT_FIELDS
 )
@@ -149,7 +152,7 @@ def consistency_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
                     f"{start} to {end} (~{span} months)",
                 )
             )
-    if months is not None and (months == 0 or months > 1200):
+    if months is not None and (months == 0 or months > MAX_TERM_MONTHS):
         problems.append(FieldProblem(field="term_months", problem=f"implausible term {months}"))
     return problems
 

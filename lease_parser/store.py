@@ -1,6 +1,6 @@
 """The canonical store (SQLAlchemy 2): SQLite by default (WAL), PostgreSQL in production.
 
-Four tables:
+Five tables:
 
 - ``documents``: one row per distinct content hash (unique), its current state
   (pending → committed | review | dead; review → committed | dead by a reviewer), the
@@ -11,6 +11,8 @@ Four tables:
 - ``submissions``: one row per ``submit`` call (keyed by its task id), pending → processed
   or duplicate.
 - ``document_events``: an append-only audit trail of state changes (who, why, what changed).
+- ``amendment_links``: which lease an amendment amends (lease_parser/portfolio/linking.py):
+  linked by what it states, or waiting for a person to link it, with the evidence.
 - ``review_decisions``: a reviewer's decision on one field of a document in review
   (confirmed, corrected, not stated), with who and when, kept after the document is
   committed; ``documents.field_sources`` then says where each committed value came from
@@ -117,6 +119,8 @@ class DocumentRow(Base):
     # The abstraction as `abstract --json` renders its "fields", plus the doubtful fields.
     fields: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     problems: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    # Amendments filed after the lease in the same file: [{"title", "fields"}] (same form).
+    amendments: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     pages: Mapped[int | None] = mapped_column(Integer, nullable=True)
     ocr_pages: Mapped[int | None] = mapped_column(Integer, nullable=True)
     source: Mapped[str | None] = mapped_column(String(16), nullable=True)  # auto | review
@@ -173,6 +177,37 @@ class EventRow(Base):
     # Structured context: a reviewer's corrections, a rejection's stated reason.
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LinkState(StrEnum):
+    LINKED = "linked"  # to ``lease_hash``, by what the amendment states or by a person
+    NEEDS_REVIEW = "needs_review"  # doubtful or no lease found: a person links it
+    UNLINKED = "unlinked"  # a person said its lease is not in the store
+
+
+class AmendmentLinkRow(Base):
+    """Which lease an amendment amends. One row per amendment; a person's decision
+    (``method`` reviewer) is never overwritten by automatic relinking."""
+
+    __tablename__ = "amendment_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    amendment_hash: Mapped[str] = mapped_column(
+        String(64), ForeignKey("documents.doc_hash"), unique=True, index=True
+    )
+    lease_hash: Mapped[str | None] = mapped_column(
+        String(64), ForeignKey("documents.doc_hash"), nullable=True, index=True
+    )
+    state: Mapped[str] = mapped_column(String(16))
+    method: Mapped[str] = mapped_column(String(16))  # auto | reviewer
+    confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # What the link rests on: each criterion compared, and the candidates considered.
+    evidence: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    actor: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
 
 
 class ReviewDecisionRow(Base):
@@ -245,6 +280,7 @@ class Outcome:
     problems: list[dict[str, Any]] | None = None
     pages: int | None = None
     ocr_pages: int | None = None
+    amendments: list[dict[str, Any]] | None = None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -434,6 +470,7 @@ class Store:
                     confidence=outcome.confidence,
                     fields=outcome.fields,
                     problems=outcome.problems,
+                    amendments=outcome.amendments or None,
                     pages=outcome.pages,
                     ocr_pages=outcome.ocr_pages,
                     source="auto" if outcome.state == DocumentState.COMMITTED else None,

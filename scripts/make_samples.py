@@ -1,9 +1,10 @@
 """Generate the sample leases that ship in samples/ (and that `make run` processes).
 
 Synthetic leases written in ordinary lease language (not copied from any real lease):
-two text PDFs, a DOCX whose rent was changed with tracked changes, a one-page scan
-(rendered, rotated and noised so it needs OCR), and a truncated upload that must end as
-dead/corrupt. Run `make samples` to regenerate; the outputs are checked in.
+two text PDFs, the first one's amendment (extension, rent, expansion, a new option), a DOCX
+whose rent was changed with tracked changes, a one-page scan (rendered, rotated and noised
+so it needs OCR), and a truncated upload that must end as dead/corrupt. Run `make samples`
+to regenerate; the outputs are checked in.
 
 usage: python scripts/make_samples.py OUTDIR
 """
@@ -111,6 +112,51 @@ OFFICE_LEASE = [
         "above. LANDLORD: HARBOR POINT OWNER LLC. By: ____ Name: Dana Whitfield, Authorized "
         "Signatory. TENANT: BLUEFIN ANALYTICS, INC. By: ____ Name: Priya Raman, Chief Executive "
         "Officer.",
+    ),
+]
+
+# The office lease's first amendment: it names the lease by its date, parties and premises,
+# extends the term, sets the rent for the extension, adds space and grants a new option.
+OFFICE_AMENDMENT = [
+    ("FIRST AMENDMENT TO OFFICE LEASE", None),
+    (
+        "PREAMBLE.",
+        'THIS FIRST AMENDMENT TO OFFICE LEASE (this "Amendment") is made and entered into as '
+        "of November 16, 2026, by and between HARBOR POINT OWNER LLC, a Delaware limited "
+        'liability company ("Landlord"), and BLUEFIN ANALYTICS, INC., a Maryland corporation '
+        '("Tenant").',
+    ),
+    (
+        "RECITALS.",
+        "Landlord and Tenant are parties to that certain Office Lease dated March 3, 2025 (the "
+        '"Lease") for approximately 8,750 rentable square feet known as 1200 Harbor Point '
+        "Drive, Suite 400, Baltimore, Maryland 21230. The term of the Lease is scheduled to "
+        "expire on July 31, 2030, and the parties wish to extend it and to expand the "
+        "premises on the terms of this Amendment.",
+    ),
+    (
+        "1. EXTENSION.",
+        "The term of the Lease is hereby extended through July 31, 2035.",
+    ),
+    (
+        "2. BASE RENT.",
+        "Commencing August 1, 2030, Tenant shall pay monthly Base Rent of Twenty-Nine Thousand "
+        "and 00/100 Dollars ($29,000.00) per month.",
+    ),
+    (
+        "3. EXPANSION.",
+        "Effective January 1, 2027, Landlord leases to Tenant the additional 1,250 rentable "
+        'square feet on the fourth floor of the building (the "Expansion Space").',
+    ),
+    (
+        "4. OPTION TO EXTEND.",
+        "Tenant shall have one (1) option to extend the Term for a period of five (5) years. "
+        "To exercise the option, Tenant shall give Landlord written notice not less than nine "
+        "(9) months nor more than twelve (12) months prior to the expiration of the Term.",
+    ),
+    (
+        "5. RATIFICATION.",
+        "Except as amended by this Amendment, the Lease remains in full force and effect.",
     ),
 ]
 
@@ -293,6 +339,7 @@ def main(outdir: Path) -> None:
     office = _pdf_from_sections(OFFICE_LEASE)
     files = {
         "harbor_point_office_lease.pdf": office,
+        "harbor_point_first_amendment.pdf": _pdf_from_sections(OFFICE_AMENDMENT),
         "maple_grove_retail_lease.pdf": _pdf_from_sections(RETAIL_LEASE),
         "riverside_sublease_tracked_changes.docx": _docx_with_tracked_change(),
         "elm_street_lease.scan.pdf": _scanned_pdf(),

@@ -70,6 +70,8 @@ def add_document(
     problems: list[FieldProblem] | None = None,
     key: str | None = None,
     confidence: float = 0.6,
+    kind: str = "lease",
+    amendments: list[dict[str, Any]] | None = None,
 ) -> str:
     """Register and finish one document; returns its (unique, made-up) content hash."""
     n = next(_counter)
@@ -92,11 +94,12 @@ def add_document(
         Outcome(
             state=state,
             reason=reason,
-            kind="lease",
+            kind=kind,
             confidence=confidence,
             fields=fields,
             problems=[p.model_dump() for p in problems or []],
             pages=3,
+            amendments=amendments,
         ),
     )
     assert won

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,10 +20,12 @@ from lease_parser.cli._common import (
     open_store,
     print_json,
     resolve_hash,
+    settings_from_env,
 )
 
 if TYPE_CHECKING:
-    from lease_parser.store import DocumentRow
+    from lease_parser.portfolio.terms import CurrentTerms
+    from lease_parser.store import DocumentRow, Store
 
 # store.DocumentState, spelled out so `--help` does not load SQLAlchemy (a test pins them).
 STATES = ["pending", "committed", "review", "dead"]
@@ -111,7 +113,10 @@ def list_(
 @click.argument("doc_hash", type=HASH)
 @json_option
 def show(doc_hash: str, as_json: bool) -> None:
-    """One document (hash or unique prefix): abstraction, audit trail, other versions of its key."""
+    """One document (hash or unique prefix): abstraction, audit trail, other versions of its key.
+
+    For a lease, its current terms (each field with the document that last set it, its
+    amendments applied) and the change log; for an amendment, the lease it is linked to."""
     from lease_parser.export import decision_json, document_json, event_json
 
     store = open_store()
@@ -125,6 +130,7 @@ def show(doc_hash: str, as_json: bool) -> None:
         {"key_version": v.key_version, "doc_hash": v.doc_hash, "state": v.state}
         for v in store.versions(row.doc_key)
     ]
+    terms = _portfolio_record(store, row, record)
     if as_json:
         print_json(record)
         return
@@ -142,6 +148,11 @@ def show(doc_hash: str, as_json: bool) -> None:
                 f"  {name:22} {field['value']!s:60} {field['confidence']:.2f}"
                 f"  {sources.get(name, '')}"
             )
+    if terms is not None:
+        _print_terms(terms)
+    if "link" in record:
+        link = record["link"]
+        click.echo(f"  amends: {link['lease_hash'] or '-'}  ({link['state']}: {link['why']})")
     for d in record["decisions"]:
         click.echo(f"  {d['decided_at'][:19]}  {d['field']:22} {d['decision']:10} {d['reviewer']}")
     for event in record["events"]:
@@ -155,24 +166,78 @@ def show(doc_hash: str, as_json: bool) -> None:
         click.echo(f"  versions of {row.doc_key}: {versions}")
 
 
+def _portfolio_record(
+    store: Store, row: DocumentRow, record: dict[str, Any]
+) -> CurrentTerms | None:
+    """Add a lease's current terms, or an amendment's link, to ``record``."""
+    from lease_parser.portfolio.linking import AMENDMENT_KIND, LEASE_KINDS, link_of
+    from lease_parser.portfolio.records import lease_record
+
+    if row.kind in LEASE_KINDS and row.fields:
+        terms = lease_record(store, row).terms
+        record["current_terms"] = terms.to_json()
+        return terms
+    link = link_of(store, row.doc_hash) if row.kind == AMENDMENT_KIND else None
+    if link is not None:
+        record["link"] = {
+            "state": link.state,
+            "lease_hash": link.lease_hash,
+            "method": link.method,
+            "confidence": link.confidence,
+            "why": (link.evidence or {}).get("why"),
+        }
+    return None
+
+
+def _print_terms(terms: CurrentTerms) -> None:
+    """Current terms (field, value, probability, the document that set it), change log."""
+    from lease_parser.portfolio.display import shown
+
+    click.echo("  current terms (amendments applied):")
+    for name, term in terms.terms.items():
+        click.echo(
+            f"    {name:24} {shown(name, term.value)[:56]:56} {term.confidence:.2f}  "
+            f"{term.source.title}"
+        )
+    if terms.changes:
+        click.echo("  changes:")
+        for change in terms.changes:
+            old, new = shown(change.field, change.old), shown(change.field, change.new)
+            click.echo(
+                f"    {change.source.date or '?':10}  {change.field:22} {old[:28]:28} "
+                f"-> {new[:28]:28}  {change.source.title}"
+            )
+    for pending in terms.pending:
+        click.echo(f"  not applied yet ({pending.state}): {pending.title} {pending.doc_hash[:12]}")
+
+
 @results.command()
 @click.option(
-    "--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "jsonl", "xlsx"]),
+    default="csv",
+    show_default=True,
 )
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="File to write (default stdout). For CSV the rent schedule goes beside it as "
-    "NAME.rent_schedule.csv.",
+    help="File to write (default stdout; xlsx needs a file). For CSV the rent schedule goes "
+    "beside it as NAME.rent_schedule.csv.",
 )
 @_filters
 def export(
     fmt: str, out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
-    """Export abstractions (committed only unless --state): CSV or JSON lines."""
+    """Export abstractions (committed only unless --state): CSV, JSON lines, or an Excel
+    abstract (xlsx: Portfolio, Rent roll, Critical dates, one sheet per lease, with each
+    lease's amendments applied)."""
     from lease_parser.export import write_csv, write_jsonl
 
+    if fmt == "xlsx":
+        _export_xlsx(out, states, since, until)
+        return
     rows = _selected(states, since, until, "committed")
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
@@ -187,3 +252,23 @@ def export(
     where = f" to {out}" if out else ""
     extra = f" (rent schedule: {schedule_path})" if fmt == "csv" and schedule_path else ""
     click.echo(f"exported {count} document(s){where}{extra}", err=True)
+
+
+def _export_xlsx(
+    out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
+) -> None:
+    from lease_parser.portfolio.records import lease_records
+    from lease_parser.portfolio.workbook import write_workbook  # openpyxl: only when asked
+
+    if out is None:
+        raise click.UsageError("--format xlsx writes a file: give --out FILE.xlsx")
+    settings = settings_from_env()
+    chosen = states or ("committed",)
+    records = lease_records(
+        open_store(settings),
+        states=() if "all" in chosen else chosen,
+        since=parse_when(since),
+        until=parse_when(until, end=True),
+    )
+    count = write_workbook(records, out, settings.confidence_gate)
+    click.echo(f"exported {count} lease(s) to {out}", err=True)

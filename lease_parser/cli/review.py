@@ -19,6 +19,7 @@ from lease_parser.cli._common import (
     ExitCode,
     fail,
     json_option,
+    open_store,
     print_json,
     resolve_hash,
     settings_from_env,
@@ -190,6 +191,22 @@ def _field_line(name: str, field: dict[str, Any], mark: str) -> str:
     return f"{mark} {name:21} {shown:40} {confidence}  {page:5} {snippet}"
 
 
+def _relink(row: DocumentRow) -> None:
+    """The committed values may name a lease (an amendment's) or be the lease waiting
+    amendments were looking for: link again by them. Best effort, like the pipeline's."""
+    from lease_parser.errors import LeaseParserError
+    from lease_parser.portfolio.linking import after_finish
+
+    settings = settings_from_env()
+    try:
+        after_finish(open_store(settings), row.doc_hash, settings.confidence_gate)
+    except LeaseParserError as exc:
+        click.echo(
+            f"warning: amendment linking failed ({exc}); run lease-parser amendments relink",
+            err=True,
+        )
+
+
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
     from lease_parser.export import document_json
 
@@ -213,6 +230,7 @@ def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
     """
     queue = _queue()
     row = queue.approve(_resolved(queue, doc_hash), reviewer)
+    _relink(row)
     _print_decision(row, as_json)
 
 

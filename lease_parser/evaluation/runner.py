@@ -160,7 +160,7 @@ def evaluate_directory(
     in_sample = score_outcomes([e.route(gate, shipped) for e in extracted], labels, gate)
     if not cross_validate:
         return Evaluation(in_sample)
-    models = _held_out_models(extracted, labels)
+    models = held_out_models(extracted, labels)
 
     def run(at: float) -> EvalReport:
         outcomes = [e.route(at, models.get(e.name, shipped)) for e in extracted]
@@ -169,9 +169,10 @@ def evaluate_directory(
     return Evaluation(in_sample, run(gate), [run(at) for at in CURVE_GATES])
 
 
-def _held_out_models(
+def held_out_models(
     extracted: list[Extracted], labels: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, ConfidenceModel]:
+    """For each document, the confidence model fitted on the other documents only."""
     # Imported here: fitting needs scikit-learn, an in-sample run does not.
     from lease_parser.calibration import labelled_examples, out_of_fold
 

@@ -5,7 +5,9 @@ of them ran (they need every field)."""
 from __future__ import annotations
 
 from lease_parser.extraction.agreement_date import extract_lease_date
+from lease_parser.extraction.amendment import extract_amendment_references
 from lease_parser.extraction.base import Extractor, RawField
+from lease_parser.extraction.critical import drop_without_option, extract_critical_terms
 from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.financials import extract_financials
 from lease_parser.extraction.flat import flat_text
@@ -24,6 +26,8 @@ EXTRACTORS: tuple[Extractor, ...] = (
     extract_lease_date,
     extract_term,
     extract_financials,
+    extract_critical_terms,
+    extract_amendment_references,
 )
 
 
@@ -36,6 +40,7 @@ def extract_fields(document: Document) -> dict[str, RawField]:
             fields.setdefault(raw.name, raw)
     if not document.pages:
         return fields
+    drop_without_option(fields)
     check_relations(fields, document)
     flat = flat_text(document)
     for raw in stated_but_not_read(flat, primary_span(document), fields):

@@ -164,7 +164,9 @@ def _source(
             return "cover", COVER
     if _LABEL.search(before):
         return "summary", SUMMARY
-    around = flat.text[max(main.start, mention.start - 200) : mention.start]
+    # The signatures may come before the date or, as an amendment often ends ("Dated:
+    # March 22, 2007 WITNESSES ... By /s/"), right after it.
+    around = flat.text[max(main.start, mention.start - 200) : min(main.end, mention.end + 200)]
     if _SIGNATURE_DATE.search(before) and _SIGNATURE_NEAR.search(around):
         return "signature", SIGNATURE
     return None
@@ -211,8 +213,10 @@ def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cu
     ][:1]
 
 
+# "the Lease dated ...", and an earlier amendment's "Amendment to Lease dated ...".
 _REFERENCE = re.compile(
-    r"(?i)\b(?:this|the|said)\s+(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
+    r"(?i)\b(?:(?:this|the|said)\s+|(?:amendment|addendum)\s*(?:#\s*\d+\s*|no\.?\s*\d+\s*)?"
+    r"to\s+(?:the\s+)?)(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
 )
 
 

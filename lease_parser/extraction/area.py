@@ -15,6 +15,7 @@ arithmetic (extraction/rent.py), and parts that add up to a stated total.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 
 from lease_parser.extraction.anchored import searched_near
@@ -189,6 +190,11 @@ def _judge(flat: FlatText, match: re.Match[str]) -> list[Cue]:
     if "rentable" in adjective or re.search(r"(?i)rsf", match.group(0)):
         cues.append(Cue(value, start, end, "called rentable", RENTABLE_WEIGHT, check=True))
     return cues
+
+
+def area_mentions(flat: FlatText, span: tuple[int, int]) -> Iterator[re.Match[str]]:
+    """Every stated area in ``span`` (group ``num`` is the figure), whatever it measures."""
+    return _AREA.finditer(flat.text, *span)
 
 
 def area_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:

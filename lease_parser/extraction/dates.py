@@ -1,6 +1,7 @@
 """Calendar dates in the forms leases write them.
 
-"October 7, 2004", "Oct. 7th, 2004", "7 October 2004", "the 7th day of October, 2004",
+"October 7, 2004", "Oct. 7th, 2004", "7 October 2004", "1st of March, 2024",
+"the 7th day of October, 2004",
 "this 17 day of April, 2008", "the first day of July, 2001", "10/7/2004", "9/17/09",
 "2004-10-07". A date with a blank in it ("the ___ day of May, 2005") is not a date.
 """
@@ -52,8 +53,8 @@ _DAY_WORD = r"(?P<dayword>" + "|".join(sorted(DAY_ORDINALS, key=len, reverse=Tru
 _FORMS = (
     # "October 7, 2004", "Oct. 7th 2004", "March 29th , 2019"
     rf"{_MONTH}\s+{_DAY}\s*,?\s*{_YEAR}",
-    # "7 October 2004", "7th October, 2004"
-    rf"{_DAY}\s+(?:day\s+of\s+)?{_MONTH}\s*,?\s*{_YEAR}",
+    # "7 October 2004", "7th October, 2004", "1st of March, 2024"
+    rf"{_DAY}\s+(?:day\s+of\s+|of\s+)?{_MONTH}\s*,?\s*{_YEAR}",
     # "the 7th day of October, 2004", "this 17 day of April, 2008", "the first day of July 2001"
     rf"(?:{_DAY}|{_DAY_WORD})\s+day\s+of\s+{_MONTH}\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}",
     # "10/7/2004", "9/17/09", "10-07-2004"

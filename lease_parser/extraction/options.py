@@ -1,6 +1,7 @@
 """Renewal and extension options: how many, and how long each is.
 
-"two (2) options to extend ... for five (5) years each", "for two (2) successive periods
+"two (2) options to extend ... for five (5) years each", "two (2) options ... to extend the
+Term of this Lease by five (5) years each", "for two (2) successive periods
 of five (5) years each", "one (1) additional five (5) year term", "an option to renew this
 lease for one year", "Renewal Terms: Two (2) ten (10) year terms". Defined terms count
 too: a "First Renewal Term" and a "Second Renewal Term" are two options. "Tenant shall
@@ -44,7 +45,7 @@ _NOUN = r"(?:options?|periods?|terms?|renewals?|extensions?)\b"
 # "two (2) options to extend the Term for five (5) years each"
 _COUNT_OF = _near_option_words(
     re.compile(
-        rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_NOUN}[^.;]{{0,120}}?\b(?:of|for)\s+"
+        rf"(?i)\b{COUNT}\s+{_QUALIFIER}{_NOUN}[^.;]{{0,120}}?\b(?:of|for|by)\s+"
         rf"(?:a\s+(?:period|term)\s+of\s+)?{_DURATION}"
     )
 )

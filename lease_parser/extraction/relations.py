@@ -3,10 +3,10 @@
 A lease's values constrain each other: commencement + term = expiration, annual rent = 12 ×
 monthly rent, the first step of the rent schedule is the initial rent, its rate per foot ×
 the area is the annual rent, a renewal term exists only with a renewal option, the lease is
-dated before it expires. Each relation that applies is checked once, after every field is
-read. One that holds is evidence for each value in it (``relations_met``); one that fails
-lowers belief in each (``relations_failed``) and is a doubt a reviewer resolves, with the
-relation named.
+dated before it expires, a break date falls within the term. Each relation that applies is
+checked once, after every field is read. One that holds is evidence for each value in it
+(``relations_met``); one that fails lowers belief in each (``relations_failed``) and is a
+doubt a reviewer resolves, with the relation named.
 
 Values stated in one sentence are not independent: "Base Rent: $5,000.00 per month
 ($60,000.00 per year)" agreeing with itself says the drafter can multiply, not that we read
@@ -112,6 +112,16 @@ def _rate_times_area(values: Mapping[str, str]) -> Outcome | None:
     return Outcome(rate_fits(rate, area, annual, 12), f"{rate}/sq ft × {area} = {annual}")
 
 
+def _break_after_start(values: Mapping[str, str]) -> Outcome:
+    start, on = _date(values, "commencement_date"), _date(values, "termination_option_date")
+    return Outcome(start < on, f"break date {on} after commencement {start}")
+
+
+def _break_before_end(values: Mapping[str, str]) -> Outcome:
+    on, end = _date(values, "termination_option_date"), _date(values, "expiration_date")
+    return Outcome(on <= end, f"break date {on} not after expiration {end}")
+
+
 def _renewal(values: Mapping[str, str]) -> Outcome:
     count = int(values["renewal_option_count"])
     return Outcome(count > 0, f"{count} renewal options, each of {values['renewal_term_months']}")
@@ -131,6 +141,16 @@ RELATIONS: tuple[Relation, ...] = (
     ),
     Relation(
         "renewal term needs an option", ("renewal_option_count", "renewal_term_months"), _renewal
+    ),
+    Relation(
+        "break date after commencement",
+        ("commencement_date", "termination_option_date"),
+        _break_after_start,
+    ),
+    Relation(
+        "break date within the term",
+        ("termination_option_date", "expiration_date"),
+        _break_before_end,
     ),
 )
 

@@ -144,13 +144,30 @@ def primary_pages(document: Document) -> list[Page]:
     start, end = primary_span(document)
     if start == 0 and end >= len(flat.text):
         return list(document.pages)
+    return _blanked_pages(flat, document, start, end, keep_all=False)
+
+
+def agreement_view(document: Document, agreement: Agreement) -> Document:
+    """``document`` with only ``agreement``'s text left: every page is kept (numbers and
+    offsets unchanged, so what is read from the view is cited in the real pages) and the
+    text outside the agreement is blanked."""
+    flat = flat_text(document)
+    pages = _blanked_pages(flat, document, agreement.start, agreement.end, keep_all=True)
+    return replace(document, pages=pages)
+
+
+def _blanked_pages(
+    flat: FlatText, document: Document, start: int, end: int, keep_all: bool
+) -> list[Page]:
     first_page, first_offset, _ = flat.locate(start, start + 1)
     last_page, _, last_end = flat.locate(end - 1, end)
     pages = []
     for page in document.pages:
-        if page.number < first_page.number or page.number > last_page.number:
-            continue
         text = page.text
+        if page.number < first_page.number or page.number > last_page.number:
+            if keep_all:
+                pages.append(replace(page, text=" " * len(text)))
+            continue
         if page.number == last_page.number:
             text = text[:last_end] + " " * (len(text) - last_end)
         if page.number == first_page.number:

@@ -26,6 +26,7 @@ from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.money import Per, money_in
+from lease_parser.extraction.notice import notice_windows
 from lease_parser.extraction.premises import STREET
 from lease_parser.extraction.term import DURATION
 from lease_parser.model import DocumentKind
@@ -96,6 +97,10 @@ def _pattern(pattern: re.Pattern[str]) -> Finder:
 
 def _dates(flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
     return [(d.start, d.end) for d in dates_in(flat, start, end)]
+
+
+def _notice(flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
+    return [(m.start, m.end) for m in notice_windows(flat.text, start, end)]
 
 
 def _right_after(flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
@@ -193,7 +198,25 @@ SHAPES: dict[str, Shape] = {
     "renewal_term_months": Shape(
         _OPTION, _pattern(DURATION), "the length of a renewal term", _NOT_AN_OPTION
     ),
+    "renewal_notice": Shape(
+        re.compile(
+            r"(?i)\b(?:to\s+exercise|exercis\w+)\s+(?:(?:the|such|its|each|any|an|a)\s+)?"
+            r"(?:(?:first|second|third|\w+)\s+)?(?:renewal|extension)\s+(?:option|right)s?\b"
+            r"|\b(?:renewal|extension)\s+notice\b"
+        ),
+        _notice,
+        "when notice exercising a renewal option is due",
+        _NOT_AN_OPTION,
+    ),
+    "termination_notice": Shape(
+        re.compile(r"(?i)\bbreak\s+(?:clause|option|date)\b|\btenant['’]s\s+option\s+to\s+break\b"),
+        _notice,
+        "the notice a break option needs",
+    ),
 }
+
+
+_NEED_AN_OPTION = frozenset({"renewal_term_months", "renewal_notice"})
 
 
 def _first_statement(flat: FlatText, shape: Shape, span: tuple[int, int]) -> tuple[int, int] | None:
@@ -229,8 +252,8 @@ def stated_but_not_read(
         if name in read and read[name].value is not None:
             continue
         count = read.get("renewal_option_count")
-        if name == "renewal_term_months" and count is not None and count.value == "0":
-            continue  # no option, so no option's length
+        if name in _NEED_AN_OPTION and count is not None and count.value == "0":
+            continue  # no option, so no option's length or notice
         found = _first_statement(flat, shape, span) or _the_other_rent(flat, span, name, read)
         if found is None:
             continue

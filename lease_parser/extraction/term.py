@@ -29,7 +29,7 @@ from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.kind import classify_flat
 from lease_parser.extraction.numbers import NUMBER_WORDS, words_to_int
 from lease_parser.extraction.sections import Agreement, primary_agreement
-from lease_parser.model import DocumentKind
+from lease_parser.model import MAX_TERM_MONTHS, DocumentKind
 from lease_parser.parsing.base import Document
 
 # "five (5)", "TWELVE (12)", "84", "One"
@@ -96,23 +96,29 @@ _EVENT = re.compile(
 # "commencing on March 1, 2008", "beginning March 1, 2024" (the date right after the verb).
 _START = re.compile(
     r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:(?:on|as\s+of|from)\s+(?:the\s+)?)?$"
+    r"|\bfrom\s+and\s+including\s+$"
 )
+# "Commencement Date: Subject to Section 2.1 of Schedule F, February 1, 2023"
+_SUBJECT_TO = r"(?:subject\s+to\s+[^,;:]{1,60},\s*)?"
 _START_LABEL = re.compile(
-    r"(?i)(?<!rent\s)(?<![\w'])(?:(?:sub)?lease\s+)?commencement\.?\s+date\s*:\s*$"
+    r"(?i)(?<!rent\s)(?<![\w'])(?:(?:sub)?lease\s+)?commencement\.?\s+date\s*:\s*"
+    rf"{_SUBJECT_TO}$"
 )
 _END = re.compile(
     r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
     r"(?:the\s+)?$|\b(?:ending|expiring)\s+$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
-    r"(?:[^.;]{0,40}?\s+of\s+)?$"
+    r"(?:[^.;]{0,40}?\s+of\s+)?$|\bto\s+and\s+including\s+$"
 )
 _END_LABEL = re.compile(
-    r"(?i)(?<![\w'])(?:(?:sub)?lease\s+)?(?:expiration|termination)\.?\s+date\s*:\s*$"
+    r"(?i)(?<![\w'])(?:(?:sub)?lease\s+)?(?:expiration|expiry|termination)\.?\s+date\s*:\s*"
+    rf"{_SUBJECT_TO}$"
 )
 _DEFINES_START = re.compile(
     r'(?i)^\W{0,3}\(?\s*(?:the\s+)?"(?:(?:sub)?lease\s+)?commencement\.?\s*date"'
 )
 _DEFINES_END = re.compile(
-    r'(?i)^\W{0,3}\(?\s*(?:the\s+)?"(?:the\s+)?(?:(?:sub)?lease\s+)?(?:expiration|termination)\s*(?:date)?"'
+    r'(?i)^\W{0,3}\(?\s*(?:the\s+)?"(?:the\s+)?(?:(?:sub)?lease\s+)?'
+    r'(?:expiration|expiry|termination)\s*(?:date)?"'
 )
 _NOT_OURS = re.compile(
     r"(?i)\b(?:master|prime|underlying|over)\s*lease\b|\brent\b|\bpay\w*|\binstal\w*|"
@@ -203,7 +209,7 @@ def _length_cue(match: re.Match[str], source: str, weight: float, seen: list[Cue
     """A length cue, plus a second cue when words and figures agree ("five (5) years")."""
     length = parse_duration(match)
     start, end = match.span("duration")
-    if length is None or length.months > 1200 or any(c.start == start for c in seen):
+    if length is None or length.months > MAX_TERM_MONTHS or any(c.start == start for c in seen):
         return []
     if length.agree is False:
         weight -= 0.3

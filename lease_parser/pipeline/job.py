@@ -16,11 +16,12 @@ from celery.exceptions import Reject
 
 from lease_parser.credentials import forget_password, load_password
 from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
-from lease_parser.errors import BrokerUnavailable, HashMismatch, Reason
+from lease_parser.errors import BrokerUnavailable, HashMismatch, LeaseParserError, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
+from lease_parser.portfolio.linking import after_finish
 from lease_parser.redaction import redact
 from lease_parser.settings import Settings
 from lease_parser.storage import fetch
@@ -98,12 +99,24 @@ class Job:
             problems=as_json["problems"],
             pages=result.pages,
             ocr_pages=result.ocr_pages,
+            amendments=as_json["amendments"],
         )
         won = self.runtime.store.finish(self.doc_hash, self.submission_id, outcome)
         record_outcome(result, won)
         self.final = True
         self._forget_password()
+        if won and result.abstraction is not None:
+            self.link_amendments()
         return won
+
+    def link_amendments(self) -> None:
+        """Link a finished amendment to its lease, or a finished lease to the amendments
+        waiting for it. Best effort: the document's state is recorded already, and
+        ``lease-parser amendments relink`` repeats what a store outage interrupted."""
+        try:
+            after_finish(self.runtime.store, self.doc_hash, self.settings.confidence_gate)
+        except LeaseParserError as exc:
+            log.warning("amendment linking for %s failed: %s", self.doc_hash[:12], exc)
 
     def _forget_password(self) -> None:
         """A final document needs no password: delete it (if one was stored at all)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lease_parser.decisions import FieldDecision
-from lease_parser.model import FIELD_NAMES
+from lease_parser.model import FIELD_NAMES, NoticeWindow
 from lease_parser.review import ReviewItem
 from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
 
@@ -37,7 +37,13 @@ LABELS = {
     "renewal_option_count": "Renewal options",
     "renewal_term_months": "Renewal term (months)",
     "currency": "Currency",
+    "renewal_notice": "Renewal notice",
+    "termination_option_date": "Break date",
+    "termination_notice": "Break notice",
+    "amended_lease_date": "Amends the lease dated",
+    "premises_added_sqft": "Area added (sq ft)",
 }
+NOTICE_HINT = 'JSON, e.g. {"least": {"count": 9, "unit": "months"}, "most": null}'
 HINTS = {
     "lease_date": "YYYY-MM-DD",
     "commencement_date": "YYYY-MM-DD",
@@ -48,6 +54,11 @@ HINTS = {
     "renewal_term_months": "whole months",
     "tenant_share_percent": "a percent, e.g. 12.5",
     "currency": "ISO 4217, e.g. USD",
+    "termination_option_date": "YYYY-MM-DD",
+    "amended_lease_date": "YYYY-MM-DD",
+    "premises_added_sqft": "a number, e.g. 2400",
+    "renewal_notice": NOTICE_HINT,
+    "termination_notice": NOTICE_HINT,
 }
 # The reason codes of problems (model.ProblemKind) as a reviewer reads them.
 PROBLEM_KINDS = {
@@ -117,6 +128,8 @@ class FieldRow:
     def text_input(self) -> str:
         if self.entered is not None:
             return str(self.entered.get("value", ""))
+        if isinstance(self.value, dict):  # a notice window: typed back as JSON
+            return json.dumps(self.value)
         return "" if self.value is None else str(self.value)
 
     @property
@@ -148,6 +161,8 @@ def display_value(name: str, value: Any) -> str:
         return str(value.get("kind")) + (f" {rate}" if rate is not None else "")
     if name == "rent_schedule" and isinstance(value, list):
         return f"{len(value)} period(s)"
+    if name in ("renewal_notice", "termination_notice") and isinstance(value, dict):
+        return NoticeWindow.model_validate(value).describe()
     if name in MONEY:
         return f"{value}"
     return str(value) if not isinstance(value, list | dict) else json.dumps(value)

@@ -62,7 +62,15 @@ def loaded_by(args: list[str], data_dir: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "args",
-    [["--version"], ["--help"], ["status", "--help"], ["review", "--help"], ["dead", "--help"]],
+    [
+        ["--version"],
+        ["--help"],
+        ["status", "--help"],
+        ["review", "--help"],
+        ["dead", "--help"],
+        ["dates", "--help"],
+        ["amendments", "--help"],
+    ],
     ids=" ".join,
 )
 def test_version_and_help_import_no_heavy_library(args: list[str], tmp_path: Path) -> None:
@@ -90,3 +98,8 @@ def test_every_command_is_listed_with_a_summary_and_loads() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None
         assert command.name == name
+
+
+def test_dates_read_the_store_and_load_no_extractor(tmp_path: Path) -> None:
+    loaded_by(["dates", "--all"], tmp_path)
+    assert loaded_by(["dates", "--all"], tmp_path) == ["sqlalchemy"]

@@ -20,6 +20,9 @@ CORE = [
     "lease_parser.outcomes",
     "lease_parser.hashes",
     "lease_parser.corrections",
+    "lease_parser.portfolio.terms",
+    "lease_parser.portfolio.dates",
+    "lease_parser.portfolio.links",
 ]
 
 

@@ -292,3 +292,13 @@ def test_consistent_values_commit_exactly_when_every_stated_core_field_clears_th
     expected = Route.COMMITTED if min(confidences) >= gate else Route.REVIEW
     assert route == expected
     assert reason == (None if expected == Route.COMMITTED else Reason.LOW_CONFIDENCE)
+
+
+def test_a_lease_followed_by_amendments_goes_to_a_person() -> None:
+    abstraction, problems = normalize_fields(_confident())
+    assert route_after_normalization(abstraction, problems, GATE).route is Route.COMMITTED
+    decision = route_after_normalization(abstraction, problems, GATE, appended=2)
+    assert (decision.route, decision.reason) == (Route.REVIEW, Reason.LOW_CONFIDENCE)
+    [problem] = decision.doubtful
+    assert problem.kind is ProblemKind.DOCUMENT
+    assert "followed by 2 amendment(s)" in problem.problem

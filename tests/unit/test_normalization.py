@@ -65,4 +65,4 @@ def test_the_type_sets_are_the_models() -> None:
     for name in LeaseAbstraction.field_names():
         kind = value_type(name)
         assert (name in MONEY_FIELDS) == (kind is Money)
-    assert {"rent_schedule", "escalation"} == JSON_FIELDS
+    assert {"rent_schedule", "escalation", "renewal_notice", "termination_notice"} == JSON_FIELDS

@@ -21,6 +21,7 @@ from lease_parser.bench.corpus import docx_lease, text_pdf
 from lease_parser.bench.lease_text import pick_facts
 from lease_parser.evaluation.compare import canonical_text
 from lease_parser.extraction import extract_fields
+from lease_parser.extraction.appended import appended_amendments
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.dates import find_dates
 from lease_parser.extraction.money import find_money
@@ -32,6 +33,7 @@ from lease_parser.extraction.numbers import (
     words_to_int,
 )
 from lease_parser.extraction.term import DURATION, parse_duration
+from lease_parser.normalization import DATE_FIELDS, NOTICE_FIELDS
 from lease_parser.parsing import ParseLimits, parse_document
 from lease_parser.parsing.base import Document
 from tests.unit.parsing.conftest import CORPUS
@@ -67,11 +69,15 @@ def says(name: str, value: str, text: str) -> bool:
     """Whether ``text`` alone states ``value`` for field ``name``."""
     if name in ("base_rent_monthly", "base_rent_annual", "security_deposit", "cam_monthly"):
         return Decimal(value) in {m.amount for m in find_money(text)} | numbers_in(text)
-    if name in ("lease_date", "commencement_date", "expiration_date"):
+    if name in DATE_FIELDS:
         return value in {d.value.isoformat() for d in find_dates(text)}
+    if name in NOTICE_FIELDS:
+        window = json.loads(value)
+        counts = [window["least"]["count"]] + ([window["most"]["count"]] if window["most"] else [])
+        return all(Decimal(count) in numbers_in(text) for count in counts)
     if name in ("term_months", "renewal_option_count", "renewal_term_months"):
         return Decimal(value) in numbers_in(text)
-    if name in ("rentable_sqft", "tenant_share_percent"):
+    if name in ("rentable_sqft", "tenant_share_percent", "premises_added_sqft"):
         return Decimal(value) in numbers_in(text)
     if name == "rent_schedule":
         amounts = {m.amount for m in find_money(text)} | numbers_in(text)
@@ -83,13 +89,18 @@ def says(name: str, value: str, text: str) -> bool:
 
 
 def unsupported(document: Document) -> list[str]:
+    """Every value (the document's own, and each amendment's filed after it) whose cited
+    text does not state it."""
+    read = [extract_fields(document)]
+    read += [a.fields for a in appended_amendments(document, extract_fields)]
     out = []
-    for name, raw in extract_fields(document).items():
-        if raw.value is None or name in NOT_REREAD:
-            continue
-        text = " ".join(cited_texts(document, raw))
-        if not says(name, raw.value, text):
-            out.append(f"{name}={raw.value!r} cites {text[:120]!r}")
+    for fields in read:
+        for name, raw in fields.items():
+            if raw.value is None or name in NOT_REREAD:
+                continue
+            text = " ".join(cited_texts(document, raw))
+            if not says(name, raw.value, text):
+                out.append(f"{name}={raw.value!r} cites {text[:120]!r}")
     return out
 
 

@@ -318,8 +318,11 @@ def test_a_keyboard_only_review_of_three_doubtful_fields(
         else:
             page.keyboard.press(key)
 
+    # "Claim next" has the focus (autofocus): wait until it has, or Enter may land before
+    # the browser applies it and nothing is submitted (seen on a loaded machine).
+    expect(page.locator("#claim-next")).to_be_focused()
     started = time.monotonic()
-    press("Enter", navigates=True)  # "Claim next" has the focus
+    press("Enter", navigates=True)
     assert doc_hash in page.url
     expect(page.locator(f"#field-{first}")).to_be_focused()
     press("e")  # edit the first doubtful field: its input has the focus, text selected

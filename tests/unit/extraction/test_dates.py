@@ -20,6 +20,7 @@ from lease_parser.extraction.dates import MONTHS, find_dates, parse_date
         ("Sept 30 2011", "2011-09-30"),
         ("June 3rd , 2015", "2015-06-03"),
         ("3 June 2015", "2015-06-03"),
+        ("3rd of June, 2015", "2015-06-03"),
         ("the 3rd day of June, 2015", "2015-06-03"),
         ("this 3 day of June 2015", "2015-06-03"),
         ("the third day of June, 2015", "2015-06-03"),

@@ -23,6 +23,12 @@ def options(*pages: str) -> tuple[str | None, str | None]:
             "60",
         ),
         (
+            'Tenant shall have two (2) options (each, an "Option") to extend the Term of this '
+            "Lease by three (3) years each.",
+            "2",
+            "36",
+        ),
+        (
             "Tenant shall be entitled to extend the term of this Lease for two (2) successive "
             'periods of five (5) years each (each an "Extension Term").',
             "2",

@@ -29,6 +29,7 @@ SAYS = {
     "rentable_sqft": "The rentable square feet of the Premises are",
     "renewal_option_count": "The number of options to renew is",
     "renewal_term_months": "Each renewal term in months is",
+    "termination_option_date": "The Break Date is",
 }
 
 
@@ -73,6 +74,14 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {"renewal_option_count": "2", "renewal_term_months": "60"},
         {"renewal_option_count": "0", "renewal_term_months": "60"},
     ),
+    "break date after commencement": (
+        {"commencement_date": "2024-03-01", "termination_option_date": "2027-02-28"},
+        {"commencement_date": "2024-03-01", "termination_option_date": "2023-12-31"},
+    ),
+    "break date within the term": (
+        {"termination_option_date": "2027-02-28", "expiration_date": "2029-02-28"},
+        {"termination_option_date": "2030-02-28", "expiration_date": "2029-02-28"},
+    ),
 }
 # relation -> a field and a value normalization would refuse
 UNTYPABLE = {
@@ -84,6 +93,8 @@ UNTYPABLE = {
     "schedule starts at the rent": ("rent_schedule", "see Exhibit B"),
     "rate × area = annual rent": ("rentable_sqft", "about 2,500"),
     "renewal term needs an option": ("renewal_option_count", "two"),
+    "break date after commencement": ("termination_option_date", "after year three"),
+    "break date within the term": ("termination_option_date", "2027-02-30"),
 }
 NAMES = [relation.name for relation in RELATIONS]
 

@@ -37,6 +37,10 @@ PLAIN = {
     "tenant_share_percent": "Tenant's Pro Rata Share: 12.5%.",
     "renewal_option_count": "Tenant shall have one option to renew this Lease.",
     "renewal_term_months": "Tenant shall have one option to renew this Lease for five (5) years.",
+    "renewal_notice": "To exercise a renewal option, Tenant shall give notice not less than "
+    "nine (9) months prior to the Expiration Date.",
+    "termination_notice": "Break Clause: the Tenant may end this Lease by giving not less than "
+    "six (6) months' notice.",
 }
 # A blank form: its words introduce blanks, not values.
 FORM = (
@@ -91,14 +95,15 @@ def test_a_field_present_without_a_value_is_not_read() -> None:
     assert "security_deposit" in stated(HEAD + PLAIN["security_deposit"] + FILLER, read=read)
 
 
+@pytest.mark.parametrize("name", ["renewal_term_months", "renewal_notice"])
 @pytest.mark.parametrize(
     ("count", "fires"),
     [(None, True), ("0", False)],
 )
-def test_no_option_no_option_length(count: str | None, fires: bool) -> None:
+def test_no_option_no_option_length_or_notice(name: str, count: str | None, fires: bool) -> None:
     read = {} if count is None else {"renewal_option_count": RawField("x", count)}
-    found = stated(HEAD + PLAIN["renewal_term_months"] + FILLER, read=read)
-    assert ("renewal_term_months" in found) is fires
+    found = stated(HEAD + PLAIN[name] + FILLER, read=read)
+    assert (name in found) is fires
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

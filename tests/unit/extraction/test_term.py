@@ -68,6 +68,7 @@ def test_durations(text: str, months: int, agree: bool | None) -> None:
             38,
         ),
         ("Term: 96 full calendar months, plus any partial month.", 96),
+        ("Term: 125 years from the Commencement Date.", 1500),
         (
             "The Term shall end on the last day of the one hundred twentieth (120th) full calendar "
             "month following the Commencement Date.",
@@ -192,3 +193,33 @@ def test_a_rent_schedule_running_from_month_one_confirms_the_term() -> None:
 )
 def test_holdover_and_instrument_terms_are_not_the_lease_term(clause: str) -> None:
     assert "term_months" not in term(clause)
+
+
+@pytest.mark.parametrize(
+    ("clause", "start", "end"),
+    [
+        (
+            "Contractual Term: 4 years from and including 14 May 2021 to and including "
+            "13 May 2025.",
+            "2021-05-14",
+            "2025-05-13",
+        ),
+        (
+            "(h) Commencement Date: Subject to Section 3.2 of Schedule C, March 1, 2022 "
+            "(i) Expiry Date: Subject to Section 3.2 of Schedule C, February 28, 2026",
+            "2022-03-01",
+            "2026-02-28",
+        ),
+        (
+            "The initial term of this Lease shall commence on 1st of April, 2023 and will end on "
+            "31st of March, 2024.",
+            "2023-04-01",
+            "2024-03-31",
+        ),
+    ],
+)
+def test_calendar_start_and_end_as_other_drafters_write_them(
+    clause: str, start: str, end: str
+) -> None:
+    read = term(clause)
+    assert (read["commencement_date"].value, read["expiration_date"].value) == (start, end)

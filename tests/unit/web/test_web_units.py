@@ -155,3 +155,10 @@ def test_the_source_content_type_comes_from_the_bytes() -> None:
     assert content_type(b"\xff\xd8\xff\xe0") == "image/jpeg"
     assert content_type(b"II*\x00...") == "image/tiff"
     assert content_type(b"<html>") == "application/octet-stream"
+
+
+def test_a_notice_window_is_shown_in_words_and_edited_as_json() -> None:
+    from lease_parser.web.item_view import display_value
+
+    window = {"least": {"count": 9, "unit": "months"}, "most": {"count": 12, "unit": "months"}}
+    assert display_value("renewal_notice", window) == "9–12 months"
