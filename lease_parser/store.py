@@ -285,10 +285,12 @@ class Outcome:
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    # WAL lets readers (CLI, exporter) run while a worker writes; busy_timeout makes a
-    # writer wait for the lock instead of failing at once when several workers commit.
-    cur.execute("PRAGMA journal_mode=WAL")
+    # busy_timeout makes a writer wait for the lock instead of failing when several workers
+    # commit; it is set first because switching to WAL needs the lock too (processes opening
+    # a new store at once wait for the one migrating it). WAL lets readers (CLI, exporter)
+    # run while a worker writes.
     cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
