@@ -68,7 +68,19 @@ class Pipeline:
             if row is not None and row.state in FINAL_STATES:
                 return row
             time.sleep(0.2)
-        raise AssertionError(f"document {doc_hash[:12]} not final after {timeout}s")
+        raise AssertionError(
+            f"document {doc_hash[:12]} not final after {timeout}s\n{self.diagnosis()}"
+        )
+
+    def diagnosis(self, lines: int = 40) -> str:
+        """What a stuck test needs: queue lengths, unacked messages, each worker log's tail."""
+        redis = self.runtime.redis
+        queues = {q: redis.llen(q) for q in QUEUES}
+        out = [f"queues {queues}, unacked {redis.hlen('unacked')}"]
+        for log in sorted(self.settings.data_dir.glob("*.log")):
+            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            out += [f"--- {log.name}", *tail]
+        return "\n".join(out)
 
     def wait_submissions_done(self, task_ids: list[str], timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
