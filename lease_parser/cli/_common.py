@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -135,6 +136,13 @@ def print_json(obj: Any) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+# eval and calibrate read the same parsed documents.
+cache_dir_option = click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep parsed (and OCR'd) documents here, keyed by content hash, to skip re-parsing.",
+)
 
 
 class HashParam(click.ParamType[str]):

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from lease_parser.cli._common import json_option, print_json, settings_from_env
+from lease_parser.cli._common import cache_dir_option, json_option, print_json, settings_from_env
 
 
 def _reviewed_documents(store_url: str) -> list[dict[str, Any]]:
@@ -36,12 +36,7 @@ def _reviewed_documents(store_url: str) -> list[dict[str, Any]]:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Labels JSON for DIRECTORY: {file: {field: value | null}}.",
 )
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Parse cache (as for eval), keyed by content hash.",
-)
+@cache_dir_option
 @click.option(
     "--reviews/--no-reviews",
     default=True,

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.cli._common import (
+    ExitCode,
+    cache_dir_option,
+    fail,
+    json_option,
+    print_json,
+    settings_from_env,
+)
 
 if TYPE_CHECKING:  # the core is imported by the commands that run it, not by `--help`
     from lease_parser.evaluation import DocumentOutcome, EvalReport, Evaluation
@@ -178,12 +185,7 @@ def _print_evaluation(evaluation: Evaluation) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Labels JSON: {file: {field: value | null}} (docs/fields.md).",
 )
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Keep parsed (and OCR'd) documents here, keyed by content hash, to skip re-parsing.",
-)
+@cache_dir_option
 @click.option(
     "--check",
     is_flag=True,

@@ -105,16 +105,7 @@ def _notice_cues(flat: FlatText, mention: NoticeMention, source: str) -> list[Cu
     weight = NOTICE_CLAUSE if mention.words_agree is not False else NOTICE_CLAUSE / 2
     cues = [Cue(value, mention.start, mention.end, source, weight)]
     if mention.words_agree:
-        cues.append(
-            Cue(
-                value,
-                mention.start,
-                mention.end,
-                "words agree with figures",
-                WORDS_AGREE,
-                check=True,
-            )
-        )
+        cues.append(cues[0].words_check(WORDS_AGREE))
     return cues
 
 

@@ -29,6 +29,7 @@ from lease_parser.extraction.evidence import Doubt, Evidence, ocr_doubt
 from lease_parser.extraction.flat import FlatText
 from lease_parser.parsing.base import PageSource
 
+WORDS_AGREE = "words agree with figures"
 # A statement's weight counts at most this much towards choosing a value, unless it is a
 # strong (self-verifying) statement on a text page.
 MAX_SINGLE_CUE = 0.78
@@ -47,6 +48,11 @@ class Cue:
 
     def cap(self) -> float:
         return MAX_STRONG_CUE if self.strong else MAX_SINGLE_CUE
+
+    def words_check(self, weight: float, source: str = WORDS_AGREE) -> Cue:
+        """This statement's words agree with its figures ("five (5) years"): a check of
+        the reading, not another statement."""
+        return replace(self, source=source, weight=weight, strong=False, check=True)
 
 
 def _same_value(a: str, b: str) -> bool:

@@ -133,16 +133,7 @@ def deposit_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
         value = f"{mention.amount:.2f}"
         cues.append(Cue(value, mention.start, mention.end, source, weight))
         if mention.words_agree:
-            cues.append(
-                Cue(
-                    value,
-                    mention.start,
-                    mention.end,
-                    "words agree with figures",
-                    WORDS_WEIGHT,
-                    check=True,
-                )
-            )
+            cues.append(cues[-1].words_check(WORDS_WEIGHT))
     cues = [c for c in cues if Decimal(c.value) not in contingent]
     for match in _NONE.finditer(text, lo, hi):
         labelled = ":" in match.group(0) or match.group(0).lower().startswith("security deposit")

@@ -156,16 +156,7 @@ def _add(
     weight = CLAUSE_WEIGHT if agree is not False else CLAUSE_WEIGHT / 2
     cues.append(Cue(value, match.start(), match.end(), source, weight))
     if agree:
-        cues.append(
-            Cue(
-                value,
-                match.start(),
-                match.end(),
-                "words agree with figures",
-                AGREE_WEIGHT,
-                check=True,
-            )
-        )
+        cues.append(cues[-1].words_check(AGREE_WEIGHT))
 
 
 def _ordinal_cues(text: str, span: tuple[int, int]) -> list[Cue]:

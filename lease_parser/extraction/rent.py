@@ -171,16 +171,7 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
             continue
         target.append(cue)
         if mention.words_agree:
-            target.append(
-                Cue(
-                    cue.value,
-                    cue.start,
-                    cue.end,
-                    "words agree with figures",
-                    WORDS_WEIGHT,
-                    check=True,
-                )
-            )
+            target.append(cue.words_check(WORDS_WEIGHT))
     for cue in unitless:
         for known in (evidence.monthly, evidence.annual):
             if any(c.value == cue.value for c in known):

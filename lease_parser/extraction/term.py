@@ -218,7 +218,7 @@ def _length_cue(match: re.Match[str], source: str, weight: float, seen: list[Cue
     value = str(length.months)
     cues = [Cue(value, start, end, source, weight)]
     if length.agree:
-        cues.append(Cue(value, start, end, "words = figures", WORDS_AGREE, check=True))
+        cues.append(cues[0].words_check(WORDS_AGREE, "words = figures"))
     return cues
 
 
