@@ -1,8 +1,8 @@
 """Which lease an amendment amends, decided from what the amendment states.
 
 An amendment names its lease the way a person would find it in a filing cabinet: "that
-certain Office Lease dated December 28, 2005 between ... (Landlord) and PIXELWORKS, INC.
-(Tenant) ... for premises at 226 Airport Parkway". Each lease in the store is compared on:
+certain Office Lease dated March 3, 2025 between ... (Landlord) and BLUEFIN ANALYTICS, INC.
+(Tenant) ... for premises at 1200 Harbor Point Drive". Each lease in the store is compared on:
 
 - the lease's date (the amendment's ``amended_lease_date`` against the lease's
   ``lease_date``): the most telling fact, since a landlord and tenant rarely sign two
