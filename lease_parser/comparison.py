@@ -24,6 +24,8 @@ _SUFFIXES = (
     "plc|pty ltd|pty|pllc|pc|na|n a"
 )
 _TRAILING_SUFFIX = re.compile(rf"(?:\s+(?:{_SUFFIXES}))+$")
+# A leading article is as incidental as a suffix: "The Irvine Company" is "Irvine Company".
+_LEADING_ARTICLE = re.compile(r"^the\s+")
 
 
 # ---------------------------------------------------------------- comparison rules
@@ -38,7 +40,8 @@ def canonical_text(value: str) -> str:
 
 
 def _without_suffix(text: str) -> str:
-    return _TRAILING_SUFFIX.sub("", text).strip()
+    """Without a leading "the" and a trailing legal-form suffix (on canonical text)."""
+    return _TRAILING_SUFFIX.sub("", _LEADING_ARTICLE.sub("", text)).strip()
 
 
 def token_set_similarity(a: str, b: str) -> float:

@@ -146,9 +146,11 @@ def schedule_steps(table: RentTable, areas: list[Decimal], text: str) -> list[di
     """One step per row of the initial term (rows of extension terms are left out)."""
     steps = []
     for row in table.rows:
+        if not row.amounts:
+            continue  # a label with no amount states no step (and has no cells to read)
         # "Lease Years 11 through 15 First Extension Term $15,557.00": an extension row.
         label_start = row.markers[-1].start() if row.markers else row.amounts[0].start
-        if row.amounts and _EXTENSION_ROW.search(text[label_start : row.amounts[0].start]):
+        if _EXTENSION_ROW.search(text[label_start : row.amounts[0].start]):
             continue
         steps.extend(_row_steps(row, table, areas))
     return steps

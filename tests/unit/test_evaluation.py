@@ -259,3 +259,20 @@ def test_eval_check_exits_1_under_target(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["eval", str(corpus), "--labels", str(labels), "--check"])
     assert result.exit_code == 1
     assert "targets not met" in result.output
+
+
+@pytest.mark.parametrize(
+    ("predicted", "expected"),
+    [
+        ("The Irvine Company LLC", "Irvine Company"),
+        ("Irvine Company", "THE IRVINE COMPANY, LLC"),
+        ("the Board of Trustees", "Board of Trustees"),
+    ],
+)
+def test_a_leading_the_is_ignored_on_both_sides(predicted: str, expected: str) -> None:
+    assert strings_match(predicted, expected)
+    assert strings_match(expected, predicted)
+
+
+def test_the_inside_a_name_still_counts() -> None:
+    assert not strings_match("Bank of the West", "Bank of West Virginia")

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from lease_parser.extraction.financials import extract_financials
-from lease_parser.extraction.schedule import escalation_from_steps
+from lease_parser.extraction.rent_table import RentTable, Row
+from lease_parser.extraction.schedule import escalation_from_steps, schedule_steps
 from lease_parser.model import EscalationKind
 from tests.unit.extraction.lease_text import by_name, document
 
@@ -141,3 +142,10 @@ def test_bare_rows_count_lease_years_when_the_heading_says_so() -> None:
         "Tenant Electricity: See Section 5.2 of this Lease for the electricity charges."
     )
     assert [(s["start"], s["end"]) for s in out["rent_schedule"]] == [(1, 36), (37, 72)]
+
+
+def test_a_row_with_neither_a_period_nor_an_amount_is_skipped_not_a_crash() -> None:
+    """An unseen lease's table held a row with no amount and no period marker: reading its
+    label crashed extraction (IndexError), so the lease had no outcome at all."""
+    table = RentTable(anchor_start=0, header="Period Monthly Base Rent", rows=[Row()], end=10)
+    assert schedule_steps(table, [], "Period Monthly Base Rent") == []
