@@ -332,13 +332,23 @@ class ReviewQueue:
 
     # -- field decisions -----------------------------------------------------------------
 
-    def confirm(self, doc_hash: str, reviewer: str, names: Sequence[str]) -> ReviewItem:
-        """The pipeline's values of these fields are right (an empty one: not stated)."""
+    def confirm(
+        self,
+        doc_hash: str,
+        reviewer: str,
+        names: Sequence[str],
+        shown: Mapping[str, Any] | None = None,
+    ) -> ReviewItem:
+        """The values of these fields, as they stand, are right (an empty one: not
+        stated). A value a reviewer corrected stays corrected. With ``shown`` (the values
+        a page displayed), a value that changed since is refused, not confirmed unseen."""
         item = self._abstracted(self._decidable(doc_hash, reviewer))
         unknown = [n for n in names if n not in FIELD_NAMES]
         if not names or unknown:
             raise ReviewRefused(_name_fields(unknown), [_unknown(n) for n in unknown])
-        decided = {name: confirmation(item.fields, name) for name in names}
+        draft = item.draft()
+        _refuse_if(_changed_since_shown(draft, shown or {}, names))
+        decided = {name: confirmation(item.fields, draft, name) for name in names}
         return self._record(item, reviewer, decided)
 
     def correct(self, doc_hash: str, reviewer: str, changes: Mapping[str, str]) -> ReviewItem:
@@ -570,6 +580,20 @@ def _commit_values(fields: dict[str, Any], corrections: dict[str, Any] | None) -
         "fields": fields,
         "corrections": corrections,
     }
+
+
+def _changed_since_shown(
+    draft: Mapping[str, Any], shown: Mapping[str, Any], names: Sequence[str]
+) -> list[FieldProblem]:
+    return [
+        FieldProblem(
+            field=name,
+            problem="the value changed since the page was shown (another decision was "
+            "saved): look at it again before confirming",
+        )
+        for name in names
+        if name in shown and shown[name] != draft[name]["value"]
+    ]
 
 
 def _unknown(name: str) -> FieldProblem:

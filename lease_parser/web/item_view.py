@@ -74,6 +74,7 @@ MONEY = frozenset({"base_rent_monthly", "base_rent_annual", "cam_monthly", "secu
 STEP_COLUMNS = ("start", "end", "monthly", "annual", "per_sqft_annual")
 ESCALATION_KINDS = ("fixed_percent", "fixed_amount", "cpi", "schedule", "none")
 EMPTY_STEP_ROWS = 2  # blank rows under a schedule's steps, to add periods without a script
+CELLS = "#cells"  # in a refusal's errors: the schedule inputs (step-COLUMN-INDEX) at fault
 
 
 @dataclass
@@ -91,6 +92,7 @@ class FieldRow:
     spans: list[list[int]]  # [page, start, end] of each cited span
     errors: list[str] = field(default_factory=list)
     entered: dict[str, Any] | None = None  # what the reviewer typed, shown again on an error
+    bad_cells: frozenset[str] = frozenset()  # schedule inputs a refusal named
 
     @property
     def label_hint(self) -> str:

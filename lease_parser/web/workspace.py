@@ -11,6 +11,7 @@ every doubtful field to be confirmed or corrected.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from lease_parser.errors import LeaseParserError
 from lease_parser.model import FIELD_NAMES
 from lease_parser.records import content_hash
 from lease_parser.review import ItemNotFound, NotClaimed, ReviewItem, ReviewRefused
+from lease_parser.schedule_checks import COLUMN_WORDS, CellProblem
 from lease_parser.store import utcnow
 from lease_parser.viewer import Highlight, ImageView, Span, TextView
 from lease_parser.web.api import source_response
@@ -40,7 +42,9 @@ from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
 from lease_parser.web.item_view import (
+    CELLS,
     ESCALATION_KINDS,
+    LABELS,
     STEP_COLUMNS,
     DocumentPane,
     all_spans,
@@ -202,6 +206,7 @@ def _render_item(
     for row in rows:
         row.errors = (errors or {}).get(row.name, [])
         row.entered = (entered or {}).get(row.name)
+        row.bad_cells = frozenset((errors or {}).get(CELLS, [])) if row.errors else frozenset()
     remaining = None
     if item.claim_expires_at is not None:
         # Rounded up: the page says "expired" only once the server agrees.
@@ -218,6 +223,7 @@ def _render_item(
         seconds_left=remaining,
         focus=focus if focus in (*FIELD_NAMES, "approve") else next_focus(rows, None),
         step_columns=STEP_COLUMNS,
+        column_words=COLUMN_WORDS,
         escalation_kinds=ESCALATION_KINDS,
         document_errors=(errors or {}).get("*", []),
         document_problems=document_problems(item),
@@ -303,7 +309,7 @@ def _do(
     if field not in FIELD_NAMES:
         raise ReviewRefused(f"unknown field {field!r}")
     if action == "confirm":
-        after = queue.confirm(doc_hash, reviewer, [field])
+        after = queue.confirm(doc_hash, reviewer, [field], _shown(field, form))
     elif action == "not-stated":
         after = queue.correct(doc_hash, reviewer, {field: ""})
     else:
@@ -313,6 +319,16 @@ def _do(
     # No #fragment: Chrome would move the focus to that (focusable) field after the
     # script has put it on the next one.
     return f"/items/{doc_hash}?focus={next_focus(rows, field)}"
+
+
+def _shown(field: str, form: dict[str, str]) -> dict[str, Any]:
+    """The value the page showed when Confirm was pressed (JSON), if it sent one."""
+    if "shown" not in form:
+        return {}
+    try:
+        return {field: json.loads(form["shown"])}
+    except ValueError:
+        raise ReviewRefused("the page sent a value it did not show: reload it") from None
 
 
 def _refused(
@@ -329,8 +345,11 @@ def _refused(
     errors: dict[str, list[str]] = {}
     for problem in exc.problems:
         target = problem.field if problem.field in FIELD_NAMES else (field or "*")
-        prefix = "" if target == problem.field else f"{problem.field}: "
+        # A problem about another field (the dates a term contradicts) says which, in words.
+        prefix = "" if target == problem.field else f"{LABELS.get(problem.field, 'The document')}: "
         errors.setdefault(target, []).append(prefix + problem.problem)
+        if isinstance(problem, CellProblem) and problem.row and problem.column:
+            errors.setdefault(CELLS, []).append(f"step-{problem.column}-{problem.row - 1}")
     if field is not None and field in errors:
         _flash(request, f"Not saved: {errors[field][0]}", "error")
     else:

@@ -7,18 +7,26 @@ open items the real pipeline made. Started once (package scope): it is the expen
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fpdf import FPDF
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from lease_parser.abstract import abstract_document
 from lease_parser.local import RedisServer, WebServer, WorkerProcess
-from lease_parser.store import FINAL_STATES, DocumentRow
+from lease_parser.model import result_json
+from lease_parser.review import ReviewQueue
+from lease_parser.settings import Settings
+from lease_parser.store import FINAL_STATES, DocumentRow, DocumentState, Outcome
 from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
 
 TOKENS = {
@@ -133,3 +141,90 @@ def wait_until(check: object, timeout: float = 30, what: str = "condition") -> N
             return
         time.sleep(0.1)
     raise AssertionError(f"{what} not within {timeout}s")
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium (Debian's) for every browser test of the package."""
+    assert Path(CHROMIUM).exists(), "apt-get install chromium (.ci/run does)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def signed_in(
+    browser: Browser, base_url: str, who: str, viewport: tuple[int, int] = (1400, 900)
+) -> Page:
+    width, height = viewport
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto("/login")
+    sign_in_as(page, who)
+    return page
+
+
+def sign_in_as(page: Page, who: str) -> None:
+    page.fill("input[name=token]", TOKENS[who])
+    with page.expect_navigation():
+        page.click("form[action='/login'] button[type=submit]")
+    expect(page.locator(".who")).to_contain_text(who)
+
+
+def claim(page: Page, doc_hash: str) -> None:
+    page.goto(f"/items/{doc_hash}")
+    with page.expect_navigation():
+        page.click("#claim")
+    expect(page.locator(".claim")).to_contain_text("Claimed by you")
+
+
+@cache
+def _extracted(sample: str) -> dict[str, Any]:
+    """The real pipeline's result for a sample, read once per session."""
+    return result_json(abstract_document((SAMPLES / sample).read_bytes(), Settings()))
+
+
+def stage(
+    stack: WebStack,
+    sample: str,
+    tag: str,
+    edit: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
+    reason: str | None = "low_confidence",
+    state: DocumentState = DocumentState.REVIEW,
+    priority: int = 0,
+) -> str:
+    """A copy of ``sample`` (its own content hash) with the real extraction's fields,
+    finished in the store as ``state``; ``edit`` changes the fields in place and returns
+    the problems the item is doubtful for. Returns the content hash."""
+    data = (SAMPLES / sample).read_bytes() + f"\n% staged copy {tag}\n".encode()
+    doc_hash = hashlib.sha256(data).hexdigest()
+    key = f"incoming/{tag}-{sample}"
+    stack.pipeline.put(key, data)
+    result = copy.deepcopy(_extracted(sample))
+    problems = edit(result["fields"]) if edit else list(result["problems"])
+    store = stack.pipeline.runtime.store
+    store.register_submission(f"staged-{doc_hash[:12]}", key, doc_hash)
+    outcome = Outcome(
+        state=state,
+        reason=reason if state == DocumentState.REVIEW else None,
+        kind=result["kind"],
+        confidence=result["confidence"],
+        fields=result["fields"],
+        problems=problems if state == DocumentState.REVIEW else [],
+        pages=result["pages"],
+    )
+    assert store.finish(doc_hash, f"staged-{doc_hash[:12]}", outcome)
+    if priority and state == DocumentState.REVIEW:
+        ReviewQueue(store).prioritize(doc_hash, priority)
+    return doc_hash

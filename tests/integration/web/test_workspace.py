@@ -9,57 +9,26 @@ import datetime as dt
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from lease_parser.abstract import abstract_document
 from lease_parser.local import WebServer
-from lease_parser.model import FieldProblem, ProblemKind, result_json
+from lease_parser.model import FieldProblem, ProblemKind
 from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState, Outcome
-from tests.integration.conftest import SAMPLES
-from tests.integration.web.conftest import SCRIPT_TENANT, TOKENS, WebStack, web_env
+from tests.integration.web.conftest import (
+    SCRIPT_TENANT,
+    TOKENS,
+    WebStack,
+    claim,
+    signed_in,
+    stage,
+    web_env,
+)
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "apt-get install chromium (.ci/run does)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def signed_in(browser: Browser, base_url: str, who: str) -> Page:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.goto("/login")
-    page.fill("input[name=token]", TOKENS[who])
-    with page.expect_navigation():
-        page.click("button[type=submit]")
-    expect(page.locator(".who")).to_contain_text(who)
-    return page
-
-
-def claim(page: Page, doc_hash: str) -> None:
-    page.goto(f"/items/{doc_hash}")
-    with page.expect_navigation():
-        page.click("#claim")
-    expect(page.locator(".claim")).to_contain_text("Claimed by you")
 
 
 def test_sign_in_keeps_strangers_out_with_a_strict_http_only_session(
@@ -245,6 +214,15 @@ def test_an_expired_claim_puts_the_item_back_and_the_page_says_so(
         claim(page, doc_hash)
         expect(page.locator("#claim-expired")).to_be_visible(timeout=30_000)
         expect(page.locator(".confirm-form button").first).to_be_disabled()
+        # The keyboard stops deciding too: c and n send nothing, the page says why.
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        page.click("#field-tenant h2")
+        page.keyboard.press("c")
+        page.keyboard.press("n")
+        expect(page.locator("#claim-expired")).to_be_focused()
+        assert page.evaluate("1 + 1") == 2  # a round trip after the key presses
+        assert posts == []
         page.reload()
         expect(page.locator(".claim .expired")).to_contain_text("Your claim expired at")
         expect(page.locator("#claim")).to_be_visible()  # claim it again
@@ -265,38 +243,24 @@ def test_an_expired_claim_puts_the_item_back_and_the_page_says_so(
 def stage_three_doubts(stack: WebStack) -> tuple[str, list[str]]:
     """The real extraction of a sample lease, in review with exactly three doubtful fields
     (its three least confident), first in the queue."""
-    data = (SAMPLES / "maple_grove_retail_lease.pdf").read_bytes() + b"\n% staged copy\n"
-    import hashlib
+    doubtful: list[str] = []
 
-    doc_hash = hashlib.sha256(data).hexdigest()
-    key = "incoming/maple-three-doubts.pdf"
-    stack.pipeline.put(key, data)
-    result = result_json(abstract_document(data, stack.pipeline.settings))
-    fields = result["fields"]
-    stated = [n for n, f in fields.items() if f["value"] is not None]
-    doubtful = sorted(stated, key=lambda n: fields[n]["confidence"])[:3]
-    problems = [
-        FieldProblem(
-            field=n,
-            problem=f"probability {fields[n]['confidence']:.2f}",
-            kind=ProblemKind.LOW_PROBABILITY,
-            page=fields[n]["provenance"]["page"],
-        ).model_dump()
-        for n in doubtful
-    ]
-    store = stack.pipeline.runtime.store
-    store.register_submission(f"staged-{doc_hash[:12]}", key, doc_hash)
-    outcome = Outcome(
-        state=DocumentState.REVIEW,
-        reason="low_confidence",
-        kind=result["kind"],
-        confidence=result["confidence"],
-        fields=fields,
-        problems=problems,
-        pages=result["pages"],
+    def three_least_confident(fields: dict[str, Any]) -> list[dict[str, Any]]:
+        stated = [n for n, f in fields.items() if f["value"] is not None]
+        doubtful.extend(sorted(stated, key=lambda n: fields[n]["confidence"])[:3])
+        return [
+            FieldProblem(
+                field=n,
+                problem=f"probability {fields[n]['confidence']:.2f}",
+                kind=ProblemKind.LOW_PROBABILITY,
+                page=fields[n]["provenance"]["page"],
+            ).model_dump()
+            for n in doubtful
+        ]
+
+    doc_hash = stage(
+        stack, "maple_grove_retail_lease.pdf", "three-doubts", three_least_confident, priority=100
     )
-    assert store.finish(doc_hash, f"staged-{doc_hash[:12]}", outcome)
-    ReviewQueue(store).prioritize(doc_hash, 100)
     return doc_hash, doubtful
 
 
