@@ -66,6 +66,9 @@ from lease_parser.store import (
 MAX_CLAIM_ATTEMPTS = 20
 # The stated reason when a reviewer confirms the pipeline's "not a lease" flag.
 NOT_A_LEASE_REJECTION = "not a lease"
+# What a reviewer may state a document is when approving it: a document that is not a
+# lease is rejected, never committed as one.
+COMMITTABLE_AS = ("lease", "sublease", "amendment", "form")
 
 
 class ReviewRefused(LeaseParserError):
@@ -146,6 +149,16 @@ class ReviewItem:
         may also concern the whole document: its field is then not a field name."""
         named = dict.fromkeys(str(p["field"]) for p in self.problems)
         return [name for name in named if name in FIELD_NAMES]
+
+    @property
+    def document_doubts(self) -> list[str]:
+        """Why the gate sent the document as a whole to a person (a blank form, an
+        amendment, too few core fields, not a lease): approving it needs a statement of
+        what it is."""
+        doubts = [str(p["problem"]) for p in self.problems if p.get("field") not in FIELD_NAMES]
+        if self.reason == Reason.NOT_A_LEASE and not doubts:
+            doubts.append("does not read as a lease")
+        return doubts
 
     @property
     def unchecked(self) -> list[str]:
@@ -404,23 +417,32 @@ class ReviewQueue:
 
     # -- decisions on the document -------------------------------------------------------
 
-    def approve(self, doc_hash: str, reviewer: str) -> DocumentRow:
+    def approve(self, doc_hash: str, reviewer: str, committed_as: str | None = None) -> DocumentRow:
         """Commit the draft (the pipeline's values with the reviewer's decisions), once
-        every doubtful field has been confirmed or corrected."""
+        every doubtful field has been confirmed or corrected.
+
+        A document the gate sent to a person for what it *is* (a blank form, an amendment,
+        too few core fields, not a lease) is committed only with ``committed_as``, the
+        reviewer's statement of what it is (a ``COMMITTABLE_AS`` kind): it becomes the
+        document's kind and is kept in the commit's audit event."""
         item = self._abstracted(self._decidable(doc_hash, reviewer))
         if not any(f.get("value") is not None for f in item.draft().values()):
             raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
         _refuse_if(_unchecked_problems(item), _unchecked_message(item))
+        kind = _statement(item, committed_as)
         decisions = list(item.decisions.values())
         draft = item.draft()
-        _refuse_if(self._commit_problems(item, draft, frozenset(item.decisions)))
+        _refuse_if(self._commit_problems(item, draft, frozenset(item.decisions), kind))
         record = corrections_record(item.fields, decisions)
         values = {
             **_commit_values(draft, record or None),
             "field_sources": field_sources(item.fields, decisions),
+            "kind": kind or item.kind,
         }
-        detail = {"corrections": record} if record else None
-        return self._decide(item, reviewer, values, "approved", detail)
+        detail: dict[str, Any] = {"corrections": record} if record else {}
+        if kind is not None:
+            detail |= {"committed_as": kind, "sent_for": item.document_doubts}
+        return self._decide(item, reviewer, values, "approved", detail or None)
 
     def reject(self, doc_hash: str, reviewer: str, reason: str = "") -> DocumentRow:
         """Refuse the document (not a lease, illegible, wrong file): dead, with the reason.
@@ -439,10 +461,10 @@ class ReviewQueue:
 
     @staticmethod
     def _commit_problems(
-        item: ReviewItem, fields: Mapping[str, Any], decided: frozenset[str]
+        item: ReviewItem, fields: Mapping[str, Any], decided: frozenset[str], kind: str | None
     ) -> list[FieldProblem]:
         stored = [FieldProblem.model_validate(p) for p in item.problems]
-        return commit_problems(fields, item.kind, item.reason, stored, decided)
+        return commit_problems(fields, kind or item.kind, item.reason, stored, decided)
 
     def _decidable(self, doc_hash: str, reviewer: str) -> ReviewItem:
         item = self.item(doc_hash)
@@ -580,6 +602,29 @@ def _commit_values(fields: dict[str, Any], corrections: dict[str, Any] | None) -
         "fields": fields,
         "corrections": corrections,
     }
+
+
+def _statement(item: ReviewItem, committed_as: str | None) -> str | None:
+    """The kind the reviewer states, refused when it is needed and missing or unknown."""
+    kinds = ", ".join(COMMITTABLE_AS)
+    if committed_as is None:
+        if item.document_doubts:
+            raise ReviewRefused(
+                f"{item.doc_hash[:12]} was sent to a person for what it is "
+                f"({'; '.join(item.document_doubts)}): say what you are committing it as "
+                f"({kinds}), or reject it",
+                [FieldProblem(field="*", problem="say what you are committing it as")],
+                doc_hash=item.doc_hash,
+            )
+        return None
+    if committed_as not in COMMITTABLE_AS:
+        raise ReviewRefused(
+            f"{committed_as!r} is not something to commit: say {kinds}; a document that is "
+            "not a lease is rejected",
+            [FieldProblem(field="*", problem=f"commit it as one of {kinds}")],
+            doc_hash=item.doc_hash,
+        )
+    return committed_as
 
 
 def _changed_since_shown(

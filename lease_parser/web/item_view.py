@@ -93,6 +93,7 @@ class FieldRow:
     errors: list[str] = field(default_factory=list)
     entered: dict[str, Any] | None = None  # what the reviewer typed, shown again on an error
     bad_cells: frozenset[str] = frozenset()  # schedule inputs a refusal named
+    flagged: list[str] = field(default_factory=list)  # on a finished document: why it was checked
 
     @property
     def label_hint(self) -> str:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -23,21 +25,29 @@ from starlette.concurrency import run_in_threadpool
 from starlette.templating import Jinja2Templates
 
 from lease_parser.errors import LeaseParserError
+from lease_parser.hashes import resolve_prefix
 from lease_parser.model import FIELD_NAMES
-from lease_parser.records import content_hash
-from lease_parser.review import ItemNotFound, NotClaimed, ReviewItem, ReviewRefused
+from lease_parser.review import (
+    COMMITTABLE_AS,
+    ItemNotFound,
+    NotClaimed,
+    ReviewItem,
+    ReviewRefused,
+)
 from lease_parser.schedule_checks import COLUMN_WORDS, CellProblem
 from lease_parser.store import utcnow
 from lease_parser.viewer import Highlight, ImageView, Span, TextView
 from lease_parser.web.api import source_response
 from lease_parser.web.auth import (
     CSRF_FIELD,
+    LoginRequired,
     Reviewer,
     check_csrf,
     csrf_token,
     safe_next,
     sign_in,
 )
+from lease_parser.web.auth import reviewer as signed_in_reviewer
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
@@ -53,6 +63,7 @@ from lease_parser.web.item_view import (
     next_focus,
     text_pane,
 )
+from lease_parser.web.record_view import DecisionRecord, apply_record, decision_record
 
 HERE = Path(__file__).resolve().parent
 PAGE_WIDTH = 1200  # pixels of a rendered page: sharp in a half-screen pane on a 2x display
@@ -111,7 +122,10 @@ def login_page(request: Request, next: str | None = None) -> HTMLResponse:
 @router.post("/login")
 async def login(request: Request) -> Response:
     form = await _form(request)
+    kept = request.session.get("kept")  # a decision the lapsed session could not send
     name = sign_in(request, form.get("token", ""))
+    if name is not None and kept:
+        request.session["kept"] = kept
     if name is None:
         _flash(
             request, "That token is not valid. Ask for one from whoever runs the service.", "error"
@@ -169,8 +183,14 @@ async def claim_next(request: Request, reviewer: Reviewer) -> Response:
 # -- one item ----------------------------------------------------------------------------
 
 
+def _full_hash(ctx: WebContext, text: str) -> str:
+    """The hash of the document ``text`` names: the full 64 digits, or a unique prefix of
+    8+ (the queue shows 12)."""
+    return resolve_prefix(text, ctx.store.hashes_starting_with)
+
+
 def _item(ctx: WebContext, doc_hash: str) -> ReviewItem:
-    return ctx.queue.item(content_hash(doc_hash))
+    return ctx.queue.item(_full_hash(ctx, doc_hash))
 
 
 def _pane(ctx: WebContext, item: ReviewItem) -> tuple[DocumentPane, dict[Span, Highlight]]:
@@ -199,10 +219,14 @@ def _render_item(
     errors: dict[str, list[str]] | None = None,
     entered: dict[str, dict[str, Any]] | None = None,
     focus: str | None = None,
+    kept: Kept | None = None,
 ) -> HTMLResponse:
     ctx = context(request)
     pane, highlights = _pane(ctx, item)
     rows = field_rows(item, highlights)
+    record = _record(ctx, item)
+    if record is not None:
+        apply_record(rows, record)
     for row in rows:
         row.errors = (errors or {}).get(row.name, [])
         row.entered = (entered or {}).get(row.name)
@@ -227,15 +251,32 @@ def _render_item(
         escalation_kinds=ESCALATION_KINDS,
         document_errors=(errors or {}).get("*", []),
         document_problems=document_problems(item),
+        record=record,
+        kept=kept,
+        committable_as=COMMITTABLE_AS,
+        stated=[r for r in rows if r.value is not None],
     )
+
+
+def _record(ctx: WebContext, item: ReviewItem) -> DecisionRecord | None:
+    """A document out of review is shown as its decision record."""
+    if item.state == "review":
+        return None
+    row = ctx.store.document(item.doc_hash)
+    assert row is not None
+    return decision_record(row, ctx.store.decisions(row.doc_hash), ctx.store.events(row.doc_hash))
 
 
 @router.get("/items/{doc_hash}")
 def item_page(
     request: Request, doc_hash: str, reviewer: Reviewer, focus: str | None = None
-) -> HTMLResponse:
-    item = _item(context(request), doc_hash)
-    return _render_item(request, reviewer, item, focus=focus)
+) -> Response:
+    full = _full_hash(context(request), doc_hash)
+    if full != doc_hash:  # a prefix: the page's own address has the whole hash
+        query = f"?{request.url.query}" if request.url.query else ""
+        return _see(f"/items/{full}{query}")
+    item = _item(context(request), full)
+    return _render_item(request, reviewer, item, focus=focus, kept=_kept(request, full))
 
 
 @router.get("/items/{doc_hash}/pages/{number}")
@@ -262,14 +303,18 @@ def item_source(request: Request, doc_hash: str, reviewer: Reviewer) -> Response
 
 async def _act(
     request: Request,
-    reviewer: str,
     doc_hash: str,
     action: str,
     field: str | None = None,
 ) -> Response:
     """One decision: do it, then go where the keyboard goes next; a refusal re-renders the
-    item with the reason (next to the field when it is about one)."""
+    item with the reason (next to the field when it is about one). Sent after the session
+    lapsed, the decision is kept and offered again once the reviewer has signed in."""
     ctx = context(request)
+    try:
+        reviewer = signed_in_reviewer(request)
+    except LoginRequired:
+        return await _keep(request, doc_hash, action, field)
     form = await _form(request)
     item = await run_in_threadpool(_item, ctx, doc_hash)
     entered: dict[str, dict[str, Any]] = {}
@@ -300,7 +345,7 @@ def _do(
         queue.release(doc_hash, reviewer)
         return "/queue"
     if action == "approve":
-        queue.approve(doc_hash, reviewer)
+        queue.approve(doc_hash, reviewer, form.get("committed_as") or None)
         return "/queue?done=" + doc_hash
     if action == "reject":
         queue.reject(doc_hash, reviewer, form.get("reason", ""))
@@ -362,10 +407,10 @@ def _refused(
 
 
 @router.post("/items/{doc_hash}/{action}")
-async def item_action(request: Request, doc_hash: str, action: str, reviewer: Reviewer) -> Response:
-    if action not in ("claim", "release", "approve", "reject"):
+async def item_action(request: Request, doc_hash: str, action: str) -> Response:
+    if action not in ITEM_ACTIONS:
         return Response("unknown action", status_code=404, media_type="text/plain")
-    response = await _act(request, reviewer, doc_hash, action)
+    response = await _act(request, doc_hash, action)
     if isinstance(response, RedirectResponse) and action in ("approve", "reject", "release"):
         done = {"approve": "committed", "reject": "rejected", "release": "released"}[action]
         _flash(request, f"{doc_hash[:12]} {done}.")
@@ -373,9 +418,55 @@ async def item_action(request: Request, doc_hash: str, action: str, reviewer: Re
 
 
 @router.post("/items/{doc_hash}/fields/{field}/{action}")
-async def field_action(
-    request: Request, doc_hash: str, field: str, action: str, reviewer: Reviewer
-) -> Response:
-    if action not in ("confirm", "correct", "not-stated"):
+async def field_action(request: Request, doc_hash: str, field: str, action: str) -> Response:
+    if action not in FIELD_ACTIONS or field not in FIELD_NAMES:
         return Response("unknown action", status_code=404, media_type="text/plain")
-    return await _act(request, reviewer, doc_hash, action, field)
+    return await _act(request, doc_hash, action, field)
+
+
+# -- a decision sent after the session lapsed ---------------------------------------------
+
+ITEM_ACTIONS = {"claim": "Claim", "release": "Release", "approve": "Approve", "reject": "Reject"}
+FIELD_ACTIONS = {"confirm": "Confirm", "correct": "Correct", "not-stated": "Not stated"}
+KEPT_CHARS = 2000  # a kept form rides in the session cookie (4 KB with its signature)
+
+
+async def _keep(request: Request, doc_hash: str, action: str, field: str | None) -> Response:
+    """Remember the decision (never its CSRF token) and send the browser to sign in, to
+    come back to the item, not to this POST (a GET of it is 405)."""
+    form = await request.form()
+    values = {k: v for k, v in form.items() if isinstance(v, str) and k != CSRF_FIELD}
+    if len(json.dumps(values)) <= KEPT_CHARS:
+        request.session["kept"] = {
+            "doc_hash": doc_hash,
+            "action": action,
+            "field": field,
+            "form": values,
+        }
+    return _see("/login?next=" + quote(f"/items/{doc_hash}", safe="/"))
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A decision that did not reach the store, shown again for the reviewer to send (it
+    is never replayed unasked: the form that sent it had no session to check it against)."""
+
+    action: str  # the form's address under the item
+    words: str
+    form: dict[str, str]
+
+
+def _kept(request: Request, doc_hash: str) -> Kept | None:
+    kept = request.session.pop("kept", None)
+    if not isinstance(kept, dict) or kept.get("doc_hash") != doc_hash:
+        return None
+    action, field, form = kept.get("action"), kept.get("field"), kept.get("form") or {}
+    if field in FIELD_NAMES and action in FIELD_ACTIONS:
+        value = form.get("value") or form.get("kind") or ""
+        words = f"{FIELD_ACTIONS[action]}: {LABELS.get(field, field)}" + (
+            f" = {value}" if value and action == "correct" else ""
+        )
+        return Kept(f"fields/{field}/{action}", words, {k: str(v) for k, v in form.items()})
+    if field is None and action in ITEM_ACTIONS:
+        return Kept(action, ITEM_ACTIONS[action], {k: str(v) for k, v in form.items()})
+    return None

@@ -65,7 +65,7 @@ def test_an_amendment_is_linked_reviewed_and_applied_to_its_lease(
     while claimed["doc_hash"] != amendment:  # the lease may be waiting for review too
         cli(pipeline, "review", "approve", claimed["doc_hash"], *env_reviewer)
         claimed = cli(pipeline, "review", "claim", *env_reviewer, "--json")
-    cli(pipeline, "review", "approve", amendment, *env_reviewer)
+    cli(pipeline, "review", "approve", amendment, "--as", "amendment", *env_reviewer)
     if cli(pipeline, "status", lease, "--json")["state"] == "review":
         cli(pipeline, "review", "claim", *env_reviewer)
         cli(pipeline, "review", "approve", lease, *env_reviewer)

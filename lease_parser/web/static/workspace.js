@@ -102,13 +102,20 @@
     }
     const key = event.key;
     const onField = event.target.classList && event.target.classList.contains("field");
+    // A claim that ran out decides nothing from the keyboard either: say so instead.
+    if (item && item.dataset.mine === "expired" && ["c", "n", "e", "a", "r", "Enter"].includes(key)) {
+      event.preventDefault();
+      const banner = document.getElementById("claim-expired");
+      if (banner) { banner.hidden = false; banner.focus(); }
+      return;
+    }
     const handlers = {
       j: () => move(1), ArrowDown: () => move(1),
       k: () => move(-1), ArrowUp: () => move(-1),
       c: () => submit("form.confirm-form"),
       n: () => submit("form.not-stated-form"),
       e: edit,
-      a: () => { const b = document.getElementById("approve"); if (b) b.form.requestSubmit(); },
+      a: approve,
       r: () => { const r = document.getElementById("reject-reason"); if (r) r.focus(); },
       "?": () => toggleHelp(),
     };
@@ -116,6 +123,20 @@
     if (!fields.length && !["?"].includes(key)) return;
     if (handlers[key]) { event.preventDefault(); handlers[key](); }
   });
+
+  // Approve: a document sent to a person for what it is first needs the statement of
+  // what is committed (the select); one key press never commits it unasked.
+  function approve() {
+    const statement = document.getElementById("committed-as");
+    if (statement && !statement.value) {
+      statement.focus();
+      const summary = document.getElementById("commit-summary");
+      if (summary) summary.classList.add("asked");
+      return;
+    }
+    const button = document.getElementById("approve");
+    if (button) button.form.requestSubmit();
+  }
 
   function toggleHelp() {
     const keys = document.getElementById("keys");

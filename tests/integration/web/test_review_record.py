@@ -46,10 +46,12 @@ def edit_field(page: Page, name: str, value: str) -> None:
 
 
 def press_on(page: Page, name: str, key: str) -> None:
+    """A decision key on a field: accepted (no refusal on the page that follows)."""
     page.click(f"#field-{name} h2")
     expect(page.locator(f"#field-{name}")).to_be_focused()
     with page.expect_navigation():
         page.keyboard.press(key)
+    assert page.locator(".flash.error").count() == 0, page.locator(".flash").inner_text()
 
 
 def test_what_is_confirmed_checked_and_committed_is_what_the_record_shows(
@@ -183,6 +185,9 @@ def test_a_lapsed_session_keeps_the_decision_and_a_short_hash_opens_the_item(
     expect(kept).to_contain_text("Security deposit")
     with page.expect_navigation():
         kept.locator("button", has_text="Save it").click()
+    assert page.locator(".flash.error").count() == 0, page.locator(".flash").inner_text()
     decision = ReviewQueue(stack.pipeline.runtime.store).item(doc_hash).decisions
     assert decision["security_deposit"].reviewer == "carol"
+    with page.expect_navigation():
+        page.click("button:has-text('Release')")  # carol's next claim is another item
     page.context.close()
