@@ -84,6 +84,9 @@ CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
+# A committed lease corrected afterwards, or checked in the QA sample (lease_parser/
+# revisions.py): it stays committed; the event records who changed what.
+AFTER_COMMIT_EVENTS = frozenset({"revised", "qa_checked"})
 
 
 def utcnow() -> dt.datetime:
@@ -238,7 +241,10 @@ def entered_final_state() -> ColumnElement[bool]:
     """Events that moved a document into a final state (exactly-once means one each)."""
     return and_(
         EventRow.state.in_(FINAL_STATES),
-        or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS | {DISCARDED})),
+        or_(
+            EventRow.reason.is_(None),
+            EventRow.reason.not_in(CLAIM_EVENTS | AFTER_COMMIT_EVENTS | {DISCARDED}),
+        ),
     )
 
 
@@ -609,7 +615,11 @@ class Store:
                 s.scalar(
                     select(func.count())
                     .select_from(EventRow)
-                    .where(EventRow.doc_hash == doc_hash, EventRow.state == DocumentState.COMMITTED)
+                    .where(
+                        EventRow.doc_hash == doc_hash,
+                        EventRow.state == DocumentState.COMMITTED,
+                        or_(EventRow.reason.is_(None), EventRow.reason.not_in(AFTER_COMMIT_EVENTS)),
+                    )
                 )
                 or 0
             )

@@ -20,6 +20,7 @@ from fastapi import Request
 from lease_parser.parsing import Document
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.review import ReviewQueue
+from lease_parser.revisions import Revisions
 from lease_parser.settings import Settings
 from lease_parser.storage import ObjectStore, derived_key, fetch
 from lease_parser.store import Store
@@ -68,6 +69,10 @@ class WebContext:
     @cached_property
     def queue(self) -> ReviewQueue:
         return ReviewQueue(self.store, self.settings.review_claim_ttl)
+
+    @cached_property
+    def revisions(self) -> Revisions:
+        return Revisions(self.store, self.settings.qa_sample_share)
 
     @cached_property
     def celery(self) -> Celery:

@@ -118,6 +118,8 @@
       a: approve,
       r: () => { const r = document.getElementById("reject-reason"); if (r) r.focus(); },
       "?": () => toggleHelp(),
+      o: () => { const link = document.getElementById("reopen"); if (link) link.click(); },
+      q: () => { const b = document.getElementById("qa-check"); if (b) b.form.requestSubmit(); },
     };
     if (key === "Enter" && onField) { event.preventDefault(); edit(); return; }
     if (!fields.length && !["?"].includes(key)) return;

@@ -195,6 +195,22 @@ def _extracted(sample: str) -> dict[str, Any]:
     return result_json(abstract_document((SAMPLES / sample).read_bytes(), Settings()))
 
 
+def staged_bytes(sample: str, tag: str) -> bytes:
+    """A copy of a sample with its own content hash (a PDF comment after its end)."""
+    return (SAMPLES / sample).read_bytes() + f"\n% staged copy {tag}\n".encode()
+
+
+def tag_in_qa_sample(sample: str, tag: str, share: float = 0.05) -> str:
+    """A tag whose staged copy's hash falls in the QA sample (about 1 in 1/share tries)."""
+    from lease_parser.revisions import in_sample
+
+    for n in range(10_000):
+        candidate = f"{tag}-{n}"
+        if in_sample(hashlib.sha256(staged_bytes(sample, candidate)).hexdigest(), share):
+            return candidate
+    raise AssertionError("no tag lands in the QA sample")
+
+
 def stage(
     stack: WebStack,
     sample: str,
@@ -207,7 +223,7 @@ def stage(
     """A copy of ``sample`` (its own content hash) with the real extraction's fields,
     finished in the store as ``state``; ``edit`` changes the fields in place and returns
     the problems the item is doubtful for. Returns the content hash."""
-    data = (SAMPLES / sample).read_bytes() + f"\n% staged copy {tag}\n".encode()
+    data = staged_bytes(sample, tag)
     doc_hash = hashlib.sha256(data).hexdigest()
     key = f"incoming/{tag}-{sample}"
     stack.pipeline.put(key, data)

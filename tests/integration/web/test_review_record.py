@@ -12,7 +12,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from lease_parser.model import FieldProblem, ProblemKind
 from lease_parser.review import ReviewQueue
-from tests.integration.web.conftest import WebStack, claim, sign_in_as, signed_in, stage
+from lease_parser.store import DocumentState
+from tests.integration.web.conftest import (
+    WebStack,
+    claim,
+    sign_in_as,
+    signed_in,
+    stage,
+    tag_in_qa_sample,
+)
 
 HARBOR = "harbor_point_office_lease.pdf"
 
@@ -190,4 +198,58 @@ def test_a_lapsed_session_keeps_the_decision_and_a_short_hash_opens_the_item(
     assert decision["security_deposit"].reviewer == "carol"
     with page.expect_navigation():
         page.click("button:has-text('Release')")  # carol's next claim is another item
+    page.context.close()
+
+
+def test_a_committed_lease_is_reopened_corrected_and_checked_in_the_qa_sample(
+    stack: WebStack, browser: Browser
+) -> None:
+    tag = tag_in_qa_sample(HARBOR, "qa")
+    doc_hash = stage(stack, HARBOR, tag, state=DocumentState.COMMITTED)
+    page = signed_in(browser, stack.url, "dave")
+    page.goto("/qa")
+    expect(page.locator("table.items")).to_contain_text(doc_hash[:12])
+    with page.expect_navigation():
+        page.click(f"a[href='/items/{doc_hash}'] >> nth=0")
+    expect(page.locator(".record-head")).to_contain_text("Committed by the pipeline")
+    expect(page.locator(".record-head .qa")).to_contain_text("In the QA sample")
+
+    # Reopen (o), correct the tenant with a reason: recorded, and still committed once.
+    page.locator("body").focus()
+    with page.expect_navigation():
+        page.keyboard.press("o")
+    tenant = page.locator("#field-tenant")
+    tenant.locator("summary").click()
+    tenant.locator("input[name=value]").fill("Bluefin Analytics, Inc.")
+    tenant.locator("input[name=note]").fill("the name as registered")
+    with page.expect_navigation():
+        tenant.locator("button", has_text="Save").click()
+    expect(page.locator(".flash")).to_contain_text("Recorded")
+    expect(page.locator("#field-tenant .badge")).to_contain_text("corrected by dave")
+    expect(page.locator("#field-tenant .was")).to_contain_text("BLUEFIN ANALYTICS, INC.")
+    # A bad value is refused next to its field, nothing changes.
+    rent = page.locator("#field-base_rent_monthly")
+    rent.locator("summary").click()
+    rent.locator("input[name=value]").fill("lots")
+    with page.expect_navigation():
+        rent.locator("button", has_text="Save").click()
+    expect(page.locator("#field-base_rent_monthly .error")).to_be_visible()
+    store = stack.pipeline.runtime.store
+    row = store.document(doc_hash)
+    assert row is not None
+    assert (row.state, row.source) == ("committed", "review")  # calibration reads it now
+    assert row.corrections == {
+        "tenant": {"from": "BLUEFIN ANALYTICS, INC.", "to": "Bluefin Analytics, Inc."}
+    }
+    assert store.commit_events(doc_hash) == 1
+
+    # The second look is done (q): it counts in the measured precision.
+    page.goto(f"/items/{doc_hash}")
+    page.locator("body").focus()
+    with page.expect_navigation():
+        page.keyboard.press("q")
+    expect(page.locator("#qa-measured")).to_contain_text("right as auto-committed")
+    assert page.locator(f"table.items a[href='/items/{doc_hash}']").count() == 0
+    [check] = [e for e in store.events(doc_hash) if e.reason == "qa_checked"]
+    assert check.detail == {"corrected": ["tenant"], "values": check.detail["values"]}
     page.context.close()
