@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from lease_parser.corrections import commit_problems
@@ -206,14 +206,30 @@ class ReviewQueue:
 
     # -- reading -------------------------------------------------------------------------
 
-    def items(self, limit: int = 100, reason: str | None = None) -> list[ReviewItem]:
-        """Items in review in queue order (priority, then oldest), claimed or not."""
+    def items(
+        self, limit: int = 100, reason: str | None = None, offset: int = 0
+    ) -> list[ReviewItem]:
+        """Items in review in queue order (priority, then oldest), claimed or not; a page
+        of ``limit`` from ``offset``."""
         now = self.clock()
-        query = select(DocumentRow).where(_IN_REVIEW).order_by(*_QUEUE_ORDER).limit(limit)
+        query = (
+            select(DocumentRow)
+            .where(_IN_REVIEW)
+            .order_by(*_QUEUE_ORDER)
+            .offset(offset)
+            .limit(limit)
+        )
         if reason:
             query = query.where(DocumentRow.reason == reason)
         with self.store.session() as s:
             return [self._item(s, row, now) for row in s.scalars(query)]
+
+    def count(self) -> int:
+        """How many items are in review."""
+        with self.store.session() as s:
+            return int(
+                s.scalar(select(func.count()).select_from(DocumentRow).where(_IN_REVIEW)) or 0
+            )
 
     def item(self, doc_hash: str) -> ReviewItem:
         """Any document by hash, as a review item (it may have left review)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lease_parser.decisions import FieldDecision
@@ -94,6 +95,7 @@ class FieldRow:
     entered: dict[str, Any] | None = None  # what the reviewer typed, shown again on an error
     bad_cells: frozenset[str] = frozenset()  # schedule inputs a refusal named
     flagged: list[str] = field(default_factory=list)  # on a finished document: why it was checked
+    currency: str = "USD"  # the lease's, for its money
 
     @property
     def label_hint(self) -> str:
@@ -121,11 +123,11 @@ class FieldRow:
 
     @property
     def display(self) -> str:
-        return display_value(self.name, self.value)
+        return display_value(self.name, self.value, self.currency)
 
     @property
     def pipeline_display(self) -> str:
-        return display_value(self.name, self.pipeline_value)
+        return display_value(self.name, self.pipeline_value, self.currency)
 
     @property
     def text_input(self) -> str:
@@ -155,7 +157,36 @@ class FieldRow:
         return {"kind": str(value.get("kind") or ""), "rate": "" if rate is None else str(rate)}
 
 
-def display_value(name: str, value: Any) -> str:
+# How money is written in the lease's currency; another code is written after the amount.
+CURRENCY_SYMBOLS = {
+    "USD": "$",
+    "GBP": "£",
+    "EUR": "€",
+    "CAD": "CA$",
+    "AUD": "A$",
+    "NZD": "NZ$",
+    "HKD": "HK$",
+    "SGD": "S$",
+    "JPY": "¥",
+    "INR": "₹",
+}
+
+
+def format_money(amount: Any, currency: str | None = "USD") -> str:
+    """``£88,116.00`` for ``("88116.00", "GBP")``; ``"1,200.00 SEK"`` for a code without a
+    symbol here. Not a number: as it is (the page escapes it)."""
+    if amount is None or amount == "":
+        return ""
+    try:
+        figure = f"{Decimal(str(amount)):,.2f}"
+    except InvalidOperation:
+        return str(amount)
+    code = (currency or "USD").upper()
+    symbol = CURRENCY_SYMBOLS.get(code)
+    return f"{symbol}{figure}" if symbol else f"{figure} {code}"
+
+
+def display_value(name: str, value: Any, currency: str | None = "USD") -> str:
     """A value as a reviewer reads it; the page escapes it (it is lease text)."""
     if value is None:
         return "not stated"
@@ -167,7 +198,7 @@ def display_value(name: str, value: Any) -> str:
     if name in ("renewal_notice", "termination_notice") and isinstance(value, dict):
         return NoticeWindow.model_validate(value).describe()
     if name in MONEY:
-        return f"{value}"
+        return format_money(value, currency)
     return str(value) if not isinstance(value, list | dict) else json.dumps(value)
 
 
@@ -205,6 +236,7 @@ def cited_spans(stored: dict[str, Any]) -> list[Span]:
 def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[FieldRow]:
     problems = _problems_of(item)
     draft = item.draft()
+    currency = str(draft.get("currency", {}).get("value") or "USD")
     rows = []
     for name in FIELD_NAMES:
         stored = item.fields.get(name) or {}
@@ -225,6 +257,7 @@ def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[Fiel
                 decision=item.decisions.get(name),
                 highlights=[highlights[s].to_json() for s in spans if s in highlights],
                 spans=[[s.page, s.start, s.end] for s in spans],
+                currency=currency,
             )
         )
     order = [str(p.get("field")) for p in item.problems]

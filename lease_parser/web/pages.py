@@ -13,6 +13,7 @@ from starlette.templating import Jinja2Templates
 
 from lease_parser.store import as_utc
 from lease_parser.web.auth import CSRF_FIELD, check_csrf, csrf_token
+from lease_parser.web.item_view import format_money
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,6 +29,7 @@ templates = Jinja2Templates(
 
 templates.env.filters["file_name"] = lambda key: str(key).rsplit("/", 1)[-1] or str(key)
 templates.env.filters["utc"] = as_utc  # SQLite hands timestamps back naive; all are UTC
+templates.env.filters["money"] = format_money
 
 
 def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:

@@ -25,7 +25,7 @@ from lease_parser.review import (
 )
 from lease_parser.store import utcnow
 from lease_parser.viewer import ImageView
-from lease_parser.web import revise
+from lease_parser.web import portfolio, revise
 from lease_parser.web.api import source_response
 from lease_parser.web.auth import (
     LoginRequired,
@@ -58,6 +58,7 @@ __all__ = ["router", "templates"]
 
 router = APIRouter(include_in_schema=False)
 router.include_router(revise.router)
+router.include_router(portfolio.router)
 
 
 @router.get("/favicon.ico")
@@ -103,15 +104,27 @@ def home() -> Response:
     return see("/queue")
 
 
+QUEUE_PAGE = 100
+
+
 @router.get("/queue")
-def queue_page(request: Request, reviewer: Reviewer) -> HTMLResponse:
+def queue_page(request: Request, reviewer: Reviewer, page_number: int = 1) -> HTMLResponse:
+    """The queue a page at a time: every item is reachable, however long it is."""
     now = utcnow()
-    items = context(request).queue.items(limit=500)
+    queue = context(request).queue
+    total = queue.count()
+    pages = max(1, -(-total // QUEUE_PAGE))
+    number = min(max(1, page_number), pages)
+    items = queue.items(limit=QUEUE_PAGE, offset=(number - 1) * QUEUE_PAGE)
     return page(
         request,
         "queue.html",
         items=items,
-        mine=[i for i in items if i.claimed_by == reviewer],
+        total=total,
+        page_number=number,
+        pages=pages,
+        first=(number - 1) * QUEUE_PAGE,
+        mine=[i for i in queue.items(limit=20) if i.claimed_by == reviewer],
         age=lambda item: _age(now - item.since),
     )
 

@@ -181,6 +181,16 @@
     tick();
   }
 
+  // Times are written in UTC (the record's); the reader's local time goes beside them.
+  document.querySelectorAll("time[datetime]").forEach((stamp) => {
+    const moment = new Date(stamp.getAttribute("datetime"));
+    if (Number.isNaN(moment.getTime()) || moment.getTimezoneOffset() === 0) return;
+    const local = document.createElement("span");
+    local.className = "local";
+    local.textContent = " (" + moment.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + " your time)";
+    stamp.appendChild(local);
+  });
+
   // Where the keyboard starts: the next field to check, or the approve button.
   if (item) {
     const focus = item.dataset.focus;

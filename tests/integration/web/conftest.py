@@ -165,10 +165,16 @@ def browser() -> Iterator[Browser]:
 
 
 def signed_in(
-    browser: Browser, base_url: str, who: str, viewport: tuple[int, int] = (1400, 900)
+    browser: Browser,
+    base_url: str,
+    who: str,
+    viewport: tuple[int, int] = (1400, 900),
+    timezone: str = "UTC",
 ) -> Page:
     width, height = viewport
-    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height})
+    context = browser.new_context(
+        base_url=base_url, viewport={"width": width, "height": height}, timezone_id=timezone
+    )
     page = context.new_page()
     page.goto("/login")
     sign_in_as(page, who)
