@@ -50,16 +50,16 @@ def _pane(ctx: WebContext, item: ReviewItem) -> tuple[DocumentPane, dict[Span, H
         note = "This document is password-protected: it can be shown once it is unlocked."
         return DocumentPane("none", note=note), {}
     try:
-        view = ctx.document(item.doc_hash, item.doc_key).view
+        opened = ctx.document(item.doc_hash, item.doc_key)
     except LeaseParserError as exc:
         return DocumentPane("none", note=f"The document cannot be shown: {exc.message}"), {}
+    view, spans = opened.view, tuple(all_spans(item))
     if isinstance(view, TextView):
-        return text_pane(view, item), {}
+        return opened.once(("text", spans), lambda: text_pane(view, item)), {}
     assert isinstance(view, ImageView)
-    spans = all_spans(item)
-    return DocumentPane("images", pages=view.pages()), dict(
-        zip(spans, view.highlights(spans), strict=True)
-    )
+    pages = opened.once("pages", view.pages)
+    boxes = opened.once(("boxes", spans), lambda: view.highlights(spans))
+    return DocumentPane("images", pages=pages), dict(zip(spans, boxes, strict=True))
 
 
 def render_item(
@@ -75,6 +75,8 @@ def render_item(
 ) -> HTMLResponse:
     ctx = context(request)
     pane, highlights = _pane(ctx, item)
+    if values.get("fragment"):
+        pane = DocumentPane("none")
     rows = field_rows(item, highlights)
     record = record_for(ctx, item)
     if record is not None:
@@ -126,6 +128,12 @@ def record_for(ctx: WebContext, item: ReviewItem) -> DecisionRecord | None:
     row = ctx.store.document(item.doc_hash)
     assert row is not None
     return decision_record(row, ctx.store.decisions(row.doc_hash), ctx.store.events(row.doc_hash))
+
+
+def wants_fragment(request: Request) -> bool:
+    """The page's script sent the decision and swaps in the answer (header and fields; the
+    document pane is left out, the script keeps the one it has)."""
+    return request.headers.get("x-fragment") == "1"
 
 
 def refused_page(

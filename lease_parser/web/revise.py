@@ -21,7 +21,7 @@ from lease_parser.web.auth import Reviewer
 from lease_parser.web.context import context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
-from lease_parser.web.item_page import full_hash, refused_page
+from lease_parser.web.item_page import full_hash, refused_page, render_item, wants_fragment
 from lease_parser.web.item_view import LABELS, display_value
 from lease_parser.web.pages import flash, form_values, page, see
 
@@ -48,13 +48,25 @@ async def revise_field(request: Request, doc_hash: str, field: str, reviewer: Re
     except ReviewRefused as exc:
         status, _code = status_and_code(exc)
         return await run_in_threadpool(
-            refused_page, request, reviewer, full, exc, status, {field: entered}, field, reopen=True
+            refused_page,
+            request,
+            reviewer,
+            full,
+            exc,
+            status,
+            {field: entered},
+            field,
+            reopen=True,
+            fragment=wants_fragment(request),
         )
     value = ((row.fields or {}).get(field) or {}).get("value")
-    flash(
-        request,
-        f"Corrected {LABELS.get(field, field)}: now {display_value(field, value)}. Recorded.",
-    )
+    shown = display_value(field, value)
+    flash(request, f"Corrected {LABELS.get(field, field)}: now {shown}. Recorded in its history.")
+    if wants_fragment(request):  # the page's script sent it: the item as it is now
+        item = await run_in_threadpool(ctx.queue.item, full)
+        return await run_in_threadpool(
+            render_item, request, reviewer, item, focus=field, reopen=True, fragment=True
+        )
     return see(f"/items/{full}?reopen=1&focus={field}")
 
 

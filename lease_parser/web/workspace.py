@@ -37,7 +37,13 @@ from lease_parser.web.auth import reviewer as signed_in_reviewer
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
-from lease_parser.web.item_page import full_hash, item_for, refused_page, render_item
+from lease_parser.web.item_page import (
+    full_hash,
+    item_for,
+    refused_page,
+    render_item,
+    wants_fragment,
+)
 from lease_parser.web.item_view import (
     field_rows,
     next_focus,
@@ -171,13 +177,15 @@ def item_page(
 def page_image(request: Request, doc_hash: str, number: int, reviewer: Reviewer) -> Response:
     ctx = context(request)
     item = item_for(ctx, doc_hash)
-    view = ctx.document(item.doc_hash, item.doc_key).view
-    if not isinstance(view, ImageView) or not 1 <= number <= len(view.pages()):
+    opened = ctx.document(item.doc_hash, item.doc_key)
+    view = opened.view
+    if not isinstance(view, ImageView) or not 1 <= number <= len(opened.once("pages", view.pages)):
         return Response("no such page", status_code=404, media_type="text/plain")
-    image = view.render(number, PAGE_WIDTH)
+    image = ctx.page_image(item.doc_hash, item.doc_key, number, PAGE_WIDTH)
     media = "image/png" if image.startswith(b"\x89PNG") else "image/jpeg"
-    # Content-addressed (the hash names the bytes): the browser may keep it.
-    return Response(image, media_type=media, headers={"Cache-Control": "private, max-age=86400"})
+    # Content-addressed (the hash names the bytes): the browser keeps it and never asks again.
+    headers = {"Cache-Control": "private, max-age=31536000, immutable"}
+    return Response(image, media_type=media, headers=headers)
 
 
 @router.get("/items/{doc_hash}/source")
@@ -211,7 +219,22 @@ async def _act(
     except ReviewRefused as exc:
         status, _code = status_and_code(exc)
         return await run_in_threadpool(
-            refused_page, request, reviewer, item.doc_hash, exc, status, entered, field
+            refused_page,
+            request,
+            reviewer,
+            item.doc_hash,
+            exc,
+            status,
+            entered,
+            field,
+            fragment=wants_fragment(request),
+        )
+    if field is not None and wants_fragment(request):
+        # The script sent it: answer with the item as it is now, not a redirect to it.
+        focus = where.rsplit("focus=", 1)[-1]
+        after = await run_in_threadpool(ctx.queue.item, item.doc_hash)
+        return await run_in_threadpool(
+            render_item, request, reviewer, after, focus=focus, fragment=True
         )
     return see(where)
 

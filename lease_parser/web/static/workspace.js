@@ -1,11 +1,14 @@
-// The reviewers' workspace: keyboard work and citation highlights. Lease text is never
-// written as HTML here (no innerHTML): only classes, positions and focus change.
+// The reviewers' workspace: keyboard work, citation highlights, and decisions sent without
+// reloading the page. Lease text is never written as HTML here (no innerHTML): only
+// classes, positions and focus change, and a decision's answer is the server's own
+// autoescaped page, whose header and fields replace the old ones (the document stays).
 "use strict";
 
 (function () {
-  const item = document.querySelector(".item");
-  const fields = Array.from(document.querySelectorAll(".field"));
+  let item = document.querySelector(".item");
+  let fields = [];
   let active = null;
+  let timer = null;
 
   function parse(el, name) {
     try { return JSON.parse(el.dataset[name] || "[]"); } catch (e) { return []; }
@@ -79,14 +82,6 @@
     if (input) { input.focus(); if (input.select) input.select(); }
   }
 
-  fields.forEach((field) => {
-    field.addEventListener("focusin", () => { if (active !== field) activate(field, false); });
-    field.addEventListener("click", (event) => {
-      if (event.target.closest("form, details, a")) return;
-      activate(field, true);
-    });
-  });
-
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const typing = event.target.closest && event.target.closest("input, select, textarea");
@@ -144,33 +139,32 @@
     const keys = document.getElementById("keys");
     if (keys) keys.hidden = !keys.hidden;
   }
-  document.querySelectorAll("[data-help]").forEach((b) => b.addEventListener("click", toggleHelp));
 
   // "Add a period" in the rent schedule editor: a copy of the last row, emptied.
-  document.querySelectorAll(".add-step").forEach((button) => {
-    button.addEventListener("click", () => {
-      const body = button.closest("form").querySelector(".edit-steps tbody");
-      const last = body.lastElementChild;
-      const row = last.cloneNode(true);
-      row.querySelectorAll("input").forEach((input) => {
-        const [prefix, column, index] = input.name.split("-");
-        input.name = [prefix, column, Number(index) + 1].join("-");
-        input.value = "";
-      });
-      body.appendChild(row);
-      row.querySelector("input").focus();
+  function addPeriod(button) {
+    const body = button.closest("form").querySelector(".edit-steps tbody");
+    const row = body.lastElementChild.cloneNode(true);
+    row.querySelectorAll("input").forEach((input) => {
+      const [prefix, column, index] = input.name.split("-");
+      input.name = [prefix, column, Number(index) + 1].join("-");
+      input.value = "";
+      input.removeAttribute("aria-invalid");
     });
-  });
+    body.appendChild(row);
+    row.querySelector("input").focus();
+  }
 
   // The claim: a countdown, and when it runs out the page says the item is back in the
   // queue and stops offering decisions (the server refuses them anyway).
-  if (item && item.dataset.expiresIn !== undefined) {
+  function countdown() {
+    if (timer) clearTimeout(timer);
+    if (!item || item.dataset.expiresIn === undefined) return;
     const deadline = Date.now() + Number(item.dataset.expiresIn) * 1000;
-    const countdown = document.querySelector("[data-countdown]");
+    const shown = document.querySelector("[data-countdown]");
     const tick = () => {
       const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-      if (countdown) countdown.textContent = Math.ceil(left / 60) + " min";
-      if (left > 0) { setTimeout(tick, Math.min(15000, left * 1000)); return; }
+      if (shown) shown.textContent = Math.ceil(left / 60) + " min";
+      if (left > 0) { timer = setTimeout(tick, Math.min(15000, left * 1000)); return; }
       const banner = document.getElementById("claim-expired");
       if (banner) banner.hidden = false;
       item.dataset.mine = "expired";
@@ -182,26 +176,84 @@
   }
 
   // Times are written in UTC (the record's); the reader's local time goes beside them.
-  document.querySelectorAll("time[datetime]").forEach((stamp) => {
-    const moment = new Date(stamp.getAttribute("datetime"));
-    if (Number.isNaN(moment.getTime()) || moment.getTimezoneOffset() === 0) return;
-    const local = document.createElement("span");
-    local.className = "local";
-    local.textContent = " (" + moment.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + " your time)";
-    stamp.appendChild(local);
-  });
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach((stamp) => {
+      const moment = new Date(stamp.getAttribute("datetime"));
+      if (Number.isNaN(moment.getTime()) || moment.getTimezoneOffset() === 0) return;
+      if (stamp.querySelector(".local")) return;
+      const local = document.createElement("span");
+      local.className = "local";
+      local.textContent = " (" + moment.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + " your time)";
+      stamp.appendChild(local);
+    });
+  }
 
-  // Where the keyboard starts: the next field to check, or the approve button.
-  if (item) {
+  // A field decision (confirm, not stated, a correction) is sent in the background; the
+  // answer is the item's page as the server renders it after the decision (or with the
+  // refusal next to the field), and its header and fields replace these. Anything else
+  // (a sign-in page, a network error) falls back to sending the form as a page would.
+  async function decide(form, submitter) {
+    const body = new FormData(form, submitter);
+    let answer;
+    try {
+      answer = await fetch(form.action, {
+        method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin",
+      });
+    } catch (e) { form.submit(); return; }
+    if (answer.redirected || !(answer.headers.get("content-type") || "").startsWith("text/html")) {
+      window.location.assign(answer.url);
+      return;
+    }
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const next = page.querySelector(".item");
+    if (!next) { window.location.assign(answer.url); return; }
+    const documentPane = item.querySelector("section.document");
+    const placeholder = next.querySelector("section.document");
+    if (documentPane && placeholder) placeholder.replaceWith(documentPane);
+    const flash = page.querySelector(".flash");
+    document.querySelectorAll(".flash").forEach((old) => old.remove());
+    if (flash) document.querySelector("main").before(document.adoptNode(flash));
+    item.replaceWith(document.adoptNode(next));
+    init();
+    document.body.dataset.decisions = String(Number(document.body.dataset.decisions || 0) + 1);
+  }
+
+  function init() {
+    item = document.querySelector(".item");
+    fields = Array.from(document.querySelectorAll(".field"));
+    active = null;
+    clearHighlights();
+    fields.forEach((field) => {
+      field.addEventListener("focusin", () => { if (active !== field) activate(field, false); });
+      field.addEventListener("click", (event) => {
+        if (event.target.closest("form, details, a")) return;
+        activate(field, true);
+      });
+    });
+    document.querySelectorAll(".fields form").forEach((form) => {
+      form.addEventListener("submit", (event) => {
+        if (event.defaultPrevented) return;
+        event.preventDefault();
+        decide(form, event.submitter);
+      });
+    });
+    document.querySelectorAll(".add-step").forEach((b) => b.addEventListener("click", () => addPeriod(b)));
+    document.querySelectorAll("[data-help]").forEach((b) => { b.onclick = toggleHelp; });
+    countdown();
+    localTimes(document);
+    if (!item) return;
+    // Where the keyboard starts: the next field to check, or the approve button.
     const focus = item.dataset.focus;
     const target = focus === "approve" ? null : document.getElementById("field-" + focus);
     if (target) activate(target, true);
     else {
       activate(fields[0], false);
-      const approve = document.getElementById("approve");
-      if (approve) approve.focus();
+      const approveButton = document.getElementById("approve");
+      if (approveButton) approveButton.focus();
     }
-    const invalid = document.querySelector(".field.has-error input, .field.has-error select");
+    const invalid = document.querySelector(".field.has-error input[aria-invalid], .field.has-error input, .field.has-error select");
     if (invalid) { activate(invalid.closest(".field"), false); invalid.focus(); }
   }
+
+  init();
 })();

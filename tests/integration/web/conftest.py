@@ -11,6 +11,7 @@ import copy
 import hashlib
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -186,6 +187,15 @@ def sign_in_as(page: Page, who: str) -> None:
     with page.expect_navigation():
         page.click("form[action='/login'] button[type=submit]")
     expect(page.locator(".who")).to_contain_text(who)
+
+
+@contextmanager
+def decided(page: Page) -> Iterator[None]:
+    """Around a field decision: the page's script sends it in the background and swaps in
+    the answer (no navigation); this waits until it has."""
+    before = int(page.locator("body").get_attribute("data-decisions") or 0)
+    yield
+    expect(page.locator("body")).to_have_attribute("data-decisions", str(before + 1))
 
 
 def claim(page: Page, doc_hash: str) -> None:

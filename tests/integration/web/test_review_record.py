@@ -16,6 +16,7 @@ from lease_parser.store import DocumentState
 from tests.integration.web.conftest import (
     WebStack,
     claim,
+    decided,
     sign_in_as,
     signed_in,
     stage,
@@ -49,7 +50,7 @@ def edit_field(page: Page, name: str, value: str) -> None:
     card = page.locator(f"#field-{name}")
     card.locator("summary").click()
     card.locator("input[name=value]").fill(value)
-    with page.expect_navigation():
+    with decided(page):
         card.locator("button", has_text="Save").click()
 
 
@@ -57,7 +58,7 @@ def press_on(page: Page, name: str, key: str) -> None:
     """A decision key on a field: accepted (no refusal on the page that follows)."""
     page.click(f"#field-{name} h2")
     expect(page.locator(f"#field-{name}")).to_be_focused()
-    with page.expect_navigation():
+    with decided(page):
         page.keyboard.press(key)
     assert page.locator(".flash.error").count() == 0, page.locator(".flash").inner_text()
 
@@ -93,7 +94,7 @@ def test_what_is_confirmed_checked_and_committed_is_what_the_record_shows(
     schedule.locator("summary").click()
     schedule.locator("input[name='step-end-1']").fill("6")  # period 2: months 13 to 6
     schedule.locator("input[name='step-monthly-2']").fill("0.01")
-    with page.expect_navigation():
+    with decided(page):
         schedule.locator("button", has_text="Save").click()
     schedule = page.locator("#field-rent_schedule")
     errors = schedule.locator(".error")
@@ -107,7 +108,7 @@ def test_what_is_confirmed_checked_and_committed_is_what_the_record_shows(
     assert "rent_schedule" not in queue.item(doc_hash).decisions
     schedule.locator("input[name='step-end-1']").fill("24")
     schedule.locator("input[name='step-monthly-2']").fill("25527.91")
-    with page.expect_navigation():
+    with decided(page):
         schedule.locator("button", has_text="Save").click()
     expect(page.locator("#field-rent_schedule .badge")).to_contain_text("confirmed")
 
@@ -222,7 +223,7 @@ def test_a_committed_lease_is_reopened_corrected_and_checked_in_the_qa_sample(
     tenant.locator("summary").click()
     tenant.locator("input[name=value]").fill("Bluefin Analytics, Inc.")
     tenant.locator("input[name=note]").fill("the name as registered")
-    with page.expect_navigation():
+    with decided(page):
         tenant.locator("button", has_text="Save").click()
     expect(page.locator(".flash")).to_contain_text("Recorded")
     expect(page.locator("#field-tenant .badge")).to_contain_text("corrected by dave")
@@ -231,7 +232,7 @@ def test_a_committed_lease_is_reopened_corrected_and_checked_in_the_qa_sample(
     rent = page.locator("#field-base_rent_monthly")
     rent.locator("summary").click()
     rent.locator("input[name=value]").fill("lots")
-    with page.expect_navigation():
+    with decided(page):
         rent.locator("button", has_text="Save").click()
     expect(page.locator("#field-base_rent_monthly .error")).to_be_visible()
     store = stack.pipeline.runtime.store
