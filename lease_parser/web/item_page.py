@@ -17,6 +17,7 @@ from lease_parser.schedule_checks import COLUMN_WORDS, CellProblem
 from lease_parser.store import DocumentState, as_utc, utcnow
 from lease_parser.viewer import Highlight, ImageView, Span, TextView
 from lease_parser.web.context import WebContext, context
+from lease_parser.web.forms import in_words
 from lease_parser.web.item_view import (
     CELLS,
     ESCALATION_KINDS,
@@ -24,14 +25,16 @@ from lease_parser.web.item_view import (
     STEP_COLUMNS,
     DocumentPane,
     all_spans,
+    cited_spans,
+    display_value,
     document_problems,
     field_rows,
     next_focus,
-    text_pane,
 )
 from lease_parser.web.kept import Kept
 from lease_parser.web.pages import flash, page
 from lease_parser.web.record_view import DecisionRecord, apply_record, decision_record
+from lease_parser.web.rivals import Rival, rivals_of
 
 
 def full_hash(ctx: WebContext, text: str) -> str:
@@ -44,22 +47,53 @@ def item_for(ctx: WebContext, doc_hash: str) -> ReviewItem:
     return ctx.queue.item(full_hash(ctx, doc_hash))
 
 
-def _pane(ctx: WebContext, item: ReviewItem) -> tuple[DocumentPane, dict[Span, Highlight]]:
-    """The document beside the fields, and where each citation is on it."""
+Pane = tuple[DocumentPane, dict[Span, Highlight], dict[str, list[Rival]]]
+
+
+def _pane(ctx: WebContext, item: ReviewItem) -> Pane:
+    """The document beside the fields, where each citation is on it, and where each rival
+    value the lease also states is."""
     if item.reason == "needs_credential":
         note = "This document is password-protected: it can be shown once it is unlocked."
-        return DocumentPane("none", note=note), {}
+        return DocumentPane("none", note=note), {}, {}
     try:
         opened = ctx.document(item.doc_hash, item.doc_key)
     except LeaseParserError as exc:
-        return DocumentPane("none", note=f"The document cannot be shown: {exc.message}"), {}
-    view, spans = opened.view, tuple(all_spans(item))
+        return DocumentPane("none", note=f"The document cannot be shown: {exc.message}"), {}, {}
+    view = opened.view
+    rivals = opened.once(("rivals", _doubts_key(item)), lambda: _rivals(item, view.page_texts()))
+    found = [r.span for found in rivals.values() for r in found if r.span is not None]
+    spans = tuple(dict.fromkeys([*all_spans(item), *found]))
     if isinstance(view, TextView):
-        return opened.once(("text", spans), lambda: text_pane(view, item)), {}
+        pane = opened.once(
+            ("text", spans), lambda: DocumentPane("text", text_pages=view.text_pages(spans))
+        )
+        return pane, {}, rivals
     assert isinstance(view, ImageView)
     pages = opened.once("pages", view.pages)
     boxes = opened.once(("boxes", spans), lambda: view.highlights(spans))
-    return DocumentPane("images", pages=pages), dict(zip(spans, boxes, strict=True))
+    return DocumentPane("images", pages=pages), dict(zip(spans, boxes, strict=True)), rivals
+
+
+def _text_pane(view: TextView, spans: tuple[Span, ...]) -> DocumentPane:
+    return DocumentPane("text", text_pages=view.text_pages(spans))
+
+
+def _doubts_key(item: ReviewItem) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (name, str((item.fields.get(name) or {}).get("doubts", {}).get("rival_value")))
+        for name in FIELD_NAMES
+        if (item.fields.get(name) or {}).get("doubts", {}).get("rival_value")
+    )
+
+
+def _rivals(item: ReviewItem, texts: list[str]) -> dict[str, list[Rival]]:
+    out = {}
+    for name in FIELD_NAMES:
+        stored = item.fields.get(name) or {}
+        if (stored.get("doubts") or {}).get("rival_value"):
+            out[name] = rivals_of(stored["doubts"], texts, cited_spans(stored))
+    return out
 
 
 def render_item(
@@ -74,10 +108,20 @@ def render_item(
     **values: Any,
 ) -> HTMLResponse:
     ctx = context(request)
-    pane, highlights = _pane(ctx, item)
+    pane, highlights, rivals = _pane(ctx, item)
     if values.get("fragment"):
         pane = DocumentPane("none")
     rows = field_rows(item, highlights)
+    for row in rows:
+        row.rivals = [
+            {
+                "value": display_value(row.name, r.value, row.currency) if r.value else r.value,
+                "page": r.span.page if r.span else None,
+                "highlights": [highlights[r.span].to_json()] if r.span in highlights else [],
+                "span": [r.span.page, r.span.start, r.span.end] if r.span else [],
+            }
+            for r in rivals.get(row.name, [])
+        ]
     record = record_for(ctx, item)
     if record is not None:
         apply_record(rows, record)
@@ -168,7 +212,7 @@ def refusal_errors(exc: ReviewRefused, field: str | None) -> dict[str, list[str]
         # A problem about another field (the dates a term contradicts) says which, in words.
         label = LABELS.get(problem.field, "The document")
         prefix = "" if target == problem.field else f"{label}: "
-        errors.setdefault(target, []).append(prefix + problem.problem)
+        errors.setdefault(target, []).append(prefix + in_words(problem.field, problem.problem))
         if isinstance(problem, CellProblem) and problem.row and problem.column:
             errors.setdefault(CELLS, []).append(f"step-{problem.column}-{problem.row - 1}")
     return errors

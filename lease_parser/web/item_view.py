@@ -45,18 +45,19 @@ LABELS = {
     "premises_added_sqft": "Area added (sq ft)",
 }
 NOTICE_HINT = 'JSON, e.g. {"least": {"count": 9, "unit": "months"}, "most": null}'
+DATE_HINT = "a date: 2026-02-28 or 02/28/2026"
 HINTS = {
-    "lease_date": "YYYY-MM-DD",
-    "commencement_date": "YYYY-MM-DD",
-    "expiration_date": "YYYY-MM-DD",
+    "lease_date": DATE_HINT,
+    "commencement_date": DATE_HINT,
+    "expiration_date": DATE_HINT,
     "rentable_sqft": "a number, e.g. 8750",
     "term_months": "whole months, e.g. 60",
     "renewal_option_count": "a whole number",
     "renewal_term_months": "whole months",
     "tenant_share_percent": "a percent, e.g. 12.5",
     "currency": "ISO 4217, e.g. USD",
-    "termination_option_date": "YYYY-MM-DD",
-    "amended_lease_date": "YYYY-MM-DD",
+    "termination_option_date": DATE_HINT,
+    "amended_lease_date": DATE_HINT,
     "premises_added_sqft": "a number, e.g. 2400",
     "renewal_notice": NOTICE_HINT,
     "termination_notice": NOTICE_HINT,
@@ -96,11 +97,12 @@ class FieldRow:
     bad_cells: frozenset[str] = frozenset()  # schedule inputs a refusal named
     flagged: list[str] = field(default_factory=list)  # on a finished document: why it was checked
     currency: str = "USD"  # the lease's, for its money
+    rivals: list[dict[str, Any]] = field(default_factory=list)  # other values it states, where
 
     @property
     def label_hint(self) -> str:
         if self.name in MONEY:
-            return "amount, e.g. 24062.50"
+            return "an amount, like 7048.80 or 7,048.80"
         return HINTS.get(self.name, "")
 
     @property
@@ -211,10 +213,25 @@ def _problems_of(item: ReviewItem) -> dict[str, list[dict[str, str]]]:
             {
                 "text": str(problem.get("problem", "")),
                 "kind": PROBLEM_KINDS.get(kind, kind.replace("_", " ")),
+                "code": kind,
                 "page": str(problem.get("page") or ""),
             }
         )
+    for problems in out.values():
+        _state_each_fact_once(problems)
     return out
+
+
+def _state_each_fact_once(problems: list[dict[str, str]]) -> None:
+    """A low probability's reason lists the notes behind it ("…: also stated as '250000.00'
+    (rent table)"); a note another problem of the field already states is left out."""
+    stated = {p["text"] for p in problems if p["code"] != "low_probability"}
+    for problem in problems:
+        head, sep, notes = problem["text"].partition(": ")
+        if problem["code"] != "low_probability" or not sep:
+            continue
+        kept = [n for n in notes.split("; ") if n not in stated]
+        problem["text"] = head + (sep + "; ".join(kept) if kept else "")
 
 
 def document_problems(item: ReviewItem) -> list[dict[str, str]]:

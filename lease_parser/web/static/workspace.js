@@ -16,7 +16,7 @@
 
   function clearHighlights() {
     document.querySelectorAll(".hl-box").forEach((box) => box.remove());
-    document.querySelectorAll(".hl").forEach((seg) => seg.classList.remove("hl"));
+    document.querySelectorAll(".hl, .hl-rival").forEach((seg) => seg.classList.remove("hl", "hl-rival"));
   }
 
   function highlight(field) {
@@ -50,6 +50,39 @@
     }
     // Nothing cited (a field stated but not read): its page, if the pipeline named one.
     first = first || (field.dataset.page && document.getElementById("page-" + field.dataset.page));
+    if (first) first.scrollIntoView({ block: "center", behavior: "auto" });
+  }
+
+  // A rival value the lease also states: boxed (dashed) on its own page, scrolled to.
+  function showRival(field) {
+    if (!field) return;
+    const rivals = parse(field, "rivals");
+    let first = null;
+    for (const rival of rivals) {
+      for (const spot of rival.highlights || []) {
+        const page = document.getElementById("page-" + spot.page);
+        if (!page) continue;
+        for (const [left, top, right, bottom] of spot.boxes) {
+          const box = document.createElement("div");
+          box.className = "hl-box rival";
+          box.style.left = (left * 100) + "%";
+          box.style.top = (top * 100) + "%";
+          box.style.width = ((right - left) * 100) + "%";
+          box.style.height = ((bottom - top) * 100) + "%";
+          page.appendChild(box);
+          first = first || box;
+        }
+      }
+      const [pageNo, start, end] = rival.span || [];
+      const textPage = pageNo && document.querySelector("article.text-page#page-" + pageNo);
+      if (textPage) {
+        textPage.querySelectorAll("[data-s]").forEach((seg) => {
+          const s = Number(seg.dataset.s), e = Number(seg.dataset.e);
+          if (s >= 0 && s >= start && e <= end) { seg.classList.add("hl-rival"); first = first || seg; }
+        });
+      }
+      first = first || (pageNo && document.getElementById("page-" + pageNo));
+    }
     if (first) first.scrollIntoView({ block: "center", behavior: "auto" });
   }
 
@@ -115,6 +148,9 @@
       "?": () => toggleHelp(),
       o: () => { const link = document.getElementById("reopen"); if (link) link.click(); },
       q: () => { const b = document.getElementById("qa-check"); if (b) b.form.requestSubmit(); },
+      v: () => showRival(active),
+      "+": () => setZoom(1), "=": () => setZoom(1), "-": () => setZoom(-1), "0": () => setZoom(0),
+      PageDown: () => scrollPages(1), PageUp: () => scrollPages(-1),
     };
     if (key === "Enter" && onField) { event.preventDefault(); edit(); return; }
     if (!fields.length && !["?"].includes(key)) return;
@@ -133,6 +169,23 @@
     }
     const button = document.getElementById("approve");
     if (button) button.form.requestSubmit();
+  }
+
+  // The page images: zoom (the pane scrolls both ways) and keyboard scrolling.
+  const ZOOMS = [0.75, 1, 1.25, 1.5, 2, 2.5, 3];
+  let zoom = 1;
+  function setZoom(step) {
+    const pane = document.querySelector("section.document");
+    if (!pane) return;
+    const at = ZOOMS.indexOf(zoom);
+    zoom = step === 0 ? 1 : ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, at + step))];
+    pane.style.setProperty("--zoom", String(zoom));
+    const level = pane.querySelector("[data-zoom-level]");
+    if (level) level.textContent = Math.round(zoom * 100) + "%";
+  }
+  function scrollPages(direction) {
+    const pane = document.querySelector("section.document");
+    if (pane) pane.scrollBy({ top: direction * pane.clientHeight * 0.85, behavior: "auto" });
   }
 
   function toggleHelp() {
@@ -238,6 +291,12 @@
       });
     });
     document.querySelectorAll(".add-step").forEach((b) => b.addEventListener("click", () => addPeriod(b)));
+    document.querySelectorAll("[data-zoom]").forEach((b) => { b.onclick = () => setZoom(Number(b.dataset.zoom)); });
+    document.querySelectorAll(".show-rival").forEach((b) => b.addEventListener("click", () => {
+      const field = b.closest(".field");
+      activate(field, false);
+      showRival(field);
+    }));
     document.querySelectorAll("[data-help]").forEach((b) => { b.onclick = toggleHelp; });
     countdown();
     localTimes(document);

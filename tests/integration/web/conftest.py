@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -209,6 +211,17 @@ def claim(page: Page, doc_hash: str) -> None:
 def _extracted(sample: str) -> dict[str, Any]:
     """The real pipeline's result for a sample, read once per session."""
     return result_json(abstract_document((SAMPLES / sample).read_bytes(), Settings()))
+
+
+DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+
+
+def keep_screenshot(path: Path) -> None:
+    """A screenshot the README shows: refreshed only on purpose (UPDATE_DOCS_IMAGES=1)."""
+    assert path.stat().st_size > 30_000
+    if os.environ.get("UPDATE_DOCS_IMAGES"):
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, DOCS_IMAGES / path.name)
 
 
 def staged_bytes(sample: str, tag: str) -> bytes:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +16,9 @@ from lease_parser.model import FieldProblem, ProblemKind
 from lease_parser.portfolio.linking import link_by_reviewer
 from lease_parser.revisions import Revisions
 from lease_parser.store import DocumentRow, DocumentState, EventRow, Store
-from tests.integration.web.conftest import WebStack, signed_in, stage
+from tests.integration.web.conftest import WebStack, keep_screenshot, signed_in, stage
 from tests.store_helpers import VALID_VALUES, fields_json
 
-DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 LEASES = 560  # committed, beyond the 500 the queue once stopped at
 IN_REVIEW = 130  # more than one page of the queue
 TODAY = dt.date.today()
@@ -144,7 +141,7 @@ def test_a_portfolio_is_searched_filtered_sorted_and_paged_past_500(
         page.click("#next-page")
     expect(page.locator("table.items tbody tr").first).to_be_visible()
     expect(page.locator(".pager")).to_contain_text(f"of {queued}")
-    _keep_screenshot(tmp_path / "portfolio.png")
+    keep_screenshot(tmp_path / "portfolio.png")
     page.context.close()
 
 
@@ -152,13 +149,6 @@ def _months(n: int) -> str:
     from lease_parser.schedule_checks import add_months
 
     return add_months(TODAY, n).isoformat()
-
-
-def _keep_screenshot(path: Path) -> None:
-    assert path.stat().st_size > 30_000
-    if os.environ.get("UPDATE_DOCS_IMAGES"):
-        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, DOCS_IMAGES / path.name)
 
 
 def test_a_leases_history_shows_its_versions_amendment_decisions_trail_and_dates(
@@ -188,5 +178,5 @@ def test_a_leases_history_shows_its_versions_amendment_decisions_trail_and_dates
     expect(page.locator("#amends")).to_contain_text("harbor_point_office_lease.pdf")
     page.goto(f"/items/{lease}/history")
     page.screenshot(path=str(tmp_path / "lease-history.png"), full_page=True)
-    _keep_screenshot(tmp_path / "lease-history.png")
+    keep_screenshot(tmp_path / "lease-history.png")
     page.context.close()

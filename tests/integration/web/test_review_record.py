@@ -6,6 +6,8 @@ and a lapsed session, an expired claim or a short hash lose nothing."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -17,6 +19,7 @@ from tests.integration.web.conftest import (
     WebStack,
     claim,
     decided,
+    keep_screenshot,
     sign_in_as,
     signed_in,
     stage,
@@ -253,4 +256,100 @@ def test_a_committed_lease_is_reopened_corrected_and_checked_in_the_qa_sample(
     assert page.locator(f"table.items a[href='/items/{doc_hash}']").count() == 0
     [check] = [e for e in store.events(doc_hash) if e.reason == "qa_checked"]
     assert check.detail == {"corrected": ["tenant"], "values": check.detail["values"]}
+    page.context.close()
+
+
+RIVAL = "also stated as '24784.38' (rent table)"
+
+
+def rent_with_a_rival(fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """The monthly rent, with the rent table's second-year figure as a rival statement."""
+    fields["base_rent_monthly"]["doubts"] = {"rival_value": RIVAL}
+    for name, probability in (("base_rent_monthly", 0.62), ("security_deposit", 0.61)):
+        fields[name]["confidence"] = probability
+    fields["lease_date"]["confidence"] = 0.64
+    return [
+        _doubt("base_rent_monthly", ProblemKind.RIVAL_VALUE, RIVAL),
+        _doubt(
+            "base_rent_monthly",
+            ProblemKind.LOW_PROBABILITY,
+            f"probability 0.62 that it is right: checked by: annual; {RIVAL}",
+        ),
+        _doubt("security_deposit", ProblemKind.LOW_PROBABILITY, "probability 0.61"),
+        _doubt("lease_date", ProblemKind.LOW_PROBABILITY, "probability 0.64"),
+    ]
+
+
+def test_a_rival_is_boxed_on_its_page_and_the_item_reads_comfortably(
+    stack: WebStack, browser: Browser, tmp_path: Path
+) -> None:
+    doc_hash = stage(stack, HARBOR, "rival", rent_with_a_rival)
+    page = signed_in(browser, stack.url, "bob", viewport=(1280, 800))
+    claim(page, doc_hash)
+    page.wait_for_function("document.querySelector('#page-1 img').naturalWidth > 0")
+    rent = page.locator("#field-base_rent_monthly")
+    expect(rent.locator(".value")).to_have_text("$24,062.50")  # in the lease's currency
+    rival = rent.locator(".why.rival")
+    expect(rival).to_contain_text("also stated as $24,784.38 on page")
+    # Each fact once: the low probability's reason does not repeat the rival.
+    reasons = " ".join(rent.locator(".why").all_inner_texts())
+    assert reasons.count("24784.38") + reasons.count("24,784.38") == 1, reasons
+    page.click("#field-base_rent_monthly h2")
+    page.keyboard.press("v")
+    box = page.locator(".hl-box.rival").first
+    expect(box).to_be_visible()
+    figure = box.locator("xpath=..")
+    inside, outside = figure.bounding_box(), box.bounding_box()
+    assert inside is not None
+    assert outside is not None
+    assert inside["y"] <= outside["y"] <= inside["y"] + inside["height"]
+    assert outside["width"] > 20
+    page.screenshot(path=str(tmp_path / "review-rival.png"))
+
+    # Errors in words next to the field; dates and amounts typed as people type them.
+    deposit = page.locator("#field-security_deposit")
+    deposit.locator("summary").click()
+    deposit.locator("input[name=value]").fill("-5")
+    with decided(page):
+        deposit.locator("button", has_text="Save").click()
+    error = page.locator("#field-security_deposit .error")
+    expect(error).to_have_text("an amount cannot be negative: use a number like 7048.80")
+    page.locator("#field-security_deposit input[name=value]").fill("$48,125.00")
+    with decided(page):
+        page.locator("#field-security_deposit button", has_text="Save").click()
+    expect(page.locator("#field-security_deposit .badge")).to_contain_text("confirmed")
+    lease_date = page.locator("#field-lease_date")
+    lease_date.locator("summary").click()
+    expect(lease_date.locator("input[name=value]")).to_have_attribute(
+        "placeholder", re.compile("02/28/2026")
+    )
+    lease_date.locator("input[name=value]").fill("03/03/2025")
+    with decided(page):
+        lease_date.locator("button", has_text="Save").click()
+    expect(page.locator("#field-lease_date .badge")).to_contain_text("confirmed")
+
+    # Zoom and keyboard scrolling of the page images.
+    page.locator("body").focus()
+    width = page.locator("#page-1").bounding_box()
+    assert width is not None
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    expect(page.locator("[data-zoom-level]")).to_have_text("150%")
+    wider = page.locator("#page-1").bounding_box()
+    assert wider is not None
+    assert wider["width"] > 1.4 * width["width"]
+    before = page.evaluate("document.querySelector('section.document').scrollTop")
+    page.keyboard.press("PageDown")
+    expect(page.locator("section.document")).not_to_have_js_property("scrollTop", before)
+    page.keyboard.press("0")
+
+    # 800 px: the document above the fields, nothing wider than the window.
+    page.set_viewport_size({"width": 800, "height": 900})
+    document_box = page.locator("section.document").bounding_box()
+    fields_box = page.locator("section.fields").bounding_box()
+    assert document_box is not None
+    assert fields_box is not None
+    assert fields_box["y"] >= document_box["y"] + document_box["height"] - 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    keep_screenshot(tmp_path / "review-rival.png")
     page.context.close()
