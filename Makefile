@@ -4,9 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
-# Where `make run` keeps its data (Redis AOF, objects, SQLite store, logs); `make clean`
-# removes it, so `make clean && make run` starts fresh.
+# Where `make run` and `make serve` keep their data (Redis AOF, objects, SQLite store, logs,
+# the reviewer token); a bare `lease-parser` in this checkout uses it too (its default
+# LEASE_DATA_DIR). `make clean` removes it, so `make clean && make run` starts fresh.
 DATA_DIR := $(CURDIR)/.lease_data
+# pip runs only when pyproject.toml is newer than this stamp (or .venv is new).
+INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
 .PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
@@ -18,16 +21,19 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-install: $(PY) ## create .venv and install the project with its dev extra (needs redis-server, tesseract-ocr)
-	@$(PY) -m pip install -q -e '.[dev]'
+install: $(INSTALLED) ## create .venv and install the project with its dev extra, once per change of pyproject.toml
+
+$(INSTALLED): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[dev]'
 	@command -v redis-server >/dev/null || echo "warning: redis-server missing: apt-get install redis-server"
 	@command -v tesseract >/dev/null || echo "warning: tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng"
+	@touch $@
 
 run: install ## the whole pipeline on the sample leases, data in .lease_data (own redis-server + workers)
 	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) run samples/
 
 serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
-	$(LEASE) serve --local $(SERVE_ARGS)
+	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) serve --local $(SERVE_ARGS)
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
 	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)

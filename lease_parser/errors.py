@@ -16,10 +16,13 @@
     ├── TransientError          retried with backoff, then dead-lettered      [retries_exhausted]
     │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
     │   ├── BrokerUnavailable   Redis connection errors
+    │   ├── LocalSystemStopped  the data dir's own broker is not running (make serve starts it)
     │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
     ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused   [broker_full]
     ├── ConfigurationError      bad settings; raised at start-up with how to fix it [configuration]
     ├── DocumentNotFound        no document with that content hash (or prefix) in the store
+    ├── StoreNotFound           a command that reads found no store at LEASE_STORE_URL
+    ├── LocalSystemRunning      run / serve --local on a data dir whose system runs already
     ├── InvalidHash             not a SHA-256 hex digest or a usable prefix (refused at once)
     └── AmbiguousHash           a prefix several documents' hashes start with
 
@@ -94,6 +97,20 @@ class DocumentNotFound(LeaseParserError):
     """No document with that content hash in the canonical store (status, the API)."""
 
     reason = Reason.NOT_FOUND
+
+
+class StoreNotFound(LeaseParserError):
+    """A command that only reads (or works on what is there) found no store at the URL: it
+    never creates one, so a mistyped ``LEASE_STORE_URL`` is not an empty portfolio."""
+
+    reason = Reason.NOT_FOUND
+
+
+class LocalSystemRunning(LeaseParserError):
+    """``run`` or ``serve --local`` on a data directory whose local system is running
+    already: two redis-servers on one AOF would corrupt it."""
+
+    reason = Reason.CONFIGURATION
 
 
 class InvalidHash(LeaseParserError):
@@ -186,6 +203,11 @@ class StorageUnavailable(TransientError):
 
 class BrokerUnavailable(TransientError):
     pass
+
+
+class LocalSystemStopped(TransientError):
+    """The command needs the data directory's own broker (no ``LEASE_BROKER_URL`` set) and
+    the local system is not running; the message says how to start it."""
 
 
 class OperationTimeout(TransientError):

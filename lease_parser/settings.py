@@ -27,6 +27,26 @@ if TYPE_CHECKING:  # imported where used: `lease-parser status` must not load th
     from lease_parser.parsing.ocr import OcrOptions
 
 MB = 1024 * 1024
+CHECKOUT_DATA_DIR = ".lease_data"
+
+
+def checkout_root() -> Path | None:
+    """The source checkout this package runs from, if any (not a site-packages install)."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "redis" / "redis.conf").is_file():
+        return root
+    return None
+
+
+def checkout_data_dir() -> Path | None:
+    """The data directory of the checkout this package runs from (None if installed)."""
+    root = checkout_root()
+    return root / CHECKOUT_DATA_DIR if root is not None else None
+
+
+def default_data_dir() -> Path:
+    """Where embedded defaults keep their files when LEASE_DATA_DIR is not set."""
+    return checkout_data_dir() or Path.home() / ".local" / "share" / "lease_parser"
 
 
 class TimeLimit(BaseModel):
@@ -106,7 +126,10 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
-    data_dir: Path = Path.home() / ".local" / "share" / "lease_parser"
+    # In a checkout (an editable install: `make install`), the checkout's .lease_data, the
+    # directory `make run` and `make serve` use, so a bare `lease-parser status` there reads
+    # their store; an installed package: ~/.local/share/lease_parser.
+    data_dir: Path = Field(default_factory=lambda: default_data_dir())
     broker_url: str = "redis://127.0.0.1:6379/0"
     result_backend: str = "redis://127.0.0.1:6379/1"
     # Empty means "embedded default under data_dir" (file://<data_dir>/objects).

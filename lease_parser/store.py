@@ -60,7 +60,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from lease_parser.errors import ConfigurationError, StorageUnavailable
+from lease_parser.errors import ConfigurationError, StorageUnavailable, StoreNotFound
 from lease_parser.migrations import upgrade_to_head
 
 
@@ -296,10 +296,19 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def create_store_engine(url: str) -> Engine:
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[-1].split("?", 1)[0]
+    return path if path and path != ":memory:" else None
+
+
+def create_store_engine(url: str, create: bool = True) -> Engine:
+    """An engine for ``url``; with ``create``, a SQLite file's directory is made too."""
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
+        path = sqlite_path(url)
+        if path is not None and create:
             from pathlib import Path
 
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -320,10 +329,36 @@ class Store:
 
     def __init__(self, url: str, create: bool = True) -> None:
         self.url = url
-        self.engine = create_store_engine(url)
+        self.engine = create_store_engine(url, create=create)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         if create:
             self.upgrade_schema()
+
+    @classmethod
+    def existing(cls, url: str) -> Store:
+        """The store at ``url`` if there is one, for commands that read (or act on what is
+        there): never creates a file, a directory or a schema. Raises ``StoreNotFound``
+        naming the URL (password masked) when there is none; an existing store is brought
+        to the newest schema like any other."""
+        from pathlib import Path
+
+        from lease_parser.redaction import redact
+
+        path = sqlite_path(url)
+        if path is not None and not Path(path).is_file():
+            raise StoreNotFound(f"no store at {redact(url)}")
+        store = cls(url, create=False)
+        try:
+            with store._guard(), store.engine.connect() as conn:
+                found = store.engine.dialect.has_table(conn, DocumentRow.__tablename__)
+        except BaseException:
+            store.close()
+            raise
+        if not found:
+            store.close()
+            raise StoreNotFound(f"no store at {redact(url)} (the database has no documents table)")
+        store.upgrade_schema()
+        return store
 
     def upgrade_schema(self) -> None:
         """Bring the schema to the newest migration (a no-op when it is already there)."""

@@ -12,6 +12,7 @@ import click
 
 from lease_parser.cli._common import (
     HASH,
+    OUTPUT_FILE,
     ExitCode,
     fail,
     json_option,
@@ -77,7 +78,7 @@ def _line(event: CriticalDate, gate: float) -> str:
 )
 @click.option(
     "--ics",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="Write the dates to this iCalendar file (one event each, reminders before deadlines).",
 )

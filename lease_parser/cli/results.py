@@ -14,8 +14,10 @@ import click
 
 from lease_parser.cli._common import (
     HASH,
+    OUTPUT_FILE,
     ExitCode,
     fail,
+    in_store,
     json_option,
     open_store,
     print_json,
@@ -60,6 +62,7 @@ def _filters(f: click.decorators.FC) -> click.decorators.FC:
 
 
 def _selected(
+    store: Store,
     states: tuple[str, ...],
     since: str | None,
     until: str | None,
@@ -68,7 +71,7 @@ def _selected(
     newest_first: bool = False,
 ) -> Iterator[DocumentRow]:
     chosen = states or (default,)
-    return open_store().documents(
+    return store.documents(
         states=() if "all" in chosen else chosen,
         since=parse_when(since),
         until=parse_when(until, end=True),
@@ -92,7 +95,8 @@ def list_(
     """Documents of every state (or --state), newest first by when they entered it."""
     from lease_parser.export import document_json
 
-    rows = list(_selected(states, since, until, "all", limit, newest_first=True))
+    store = open_store()
+    rows = list(_selected(store, states, since, until, "all", limit, newest_first=True))
     if as_json:
         print_json([document_json(row) for row in rows])
         return
@@ -106,7 +110,7 @@ def list_(
             f"{row.doc_hash[:12]}  {state:32} {row.source or '-':6} {when[:16]}  "
             f"{row.doc_key} v{row.key_version}  {str(tenant)[:30]}  {rent}"
         )
-    click.echo(f"{len(rows)} document(s)")
+    click.echo(f"{len(rows)} document(s){in_store(store)}")
 
 
 @results.command()
@@ -221,7 +225,7 @@ def _print_terms(terms: CurrentTerms) -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="File to write (default stdout; xlsx needs a file). For CSV the rent schedule goes "
     "beside it as NAME.rent_schedule.csv.",
@@ -238,7 +242,7 @@ def export(
     if fmt == "xlsx":
         _export_xlsx(out, states, since, until)
         return
-    rows = _selected(states, since, until, "committed")
+    rows = _selected(open_store(), states, since, until, "committed")
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
         target = stack.enter_context(out.open("w", newline="")) if out else sys.stdout

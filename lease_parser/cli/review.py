@@ -40,10 +40,9 @@ reviewer_option = click.option(
 
 def _queue() -> ReviewQueue:
     from lease_parser.review import ReviewQueue
-    from lease_parser.store import Store
 
     settings = settings_from_env()
-    return ReviewQueue(Store(settings.store_database_url), settings.review_claim_ttl)
+    return ReviewQueue(open_store(settings), settings.review_claim_ttl)
 
 
 def _resolved(queue: ReviewQueue, doc_hash: str) -> str:

@@ -1,0 +1,117 @@
+"""The first-run path's one-line answers (issue 22, defects 5 and 6): a command that reads
+never creates a store, a file to write needs its directory, `unlock` checks the state
+before it asks for a password. The real CLI through its error boundary (exit codes and
+messages are what is tested) on a real SQLite store in a temporary directory; no server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lease_parser.cli import cli as cli_group
+from lease_parser.settings import Settings
+from lease_parser.store import DocumentState, Store
+from tests.store_helpers import add_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str, **env: str) -> Done:
+    """``lease-parser ARGS`` in this process through its error boundary, with only ``env``
+    of the LEASE_* variables (the autouse fixture scrubs the rest), stdin not a terminal."""
+    result = CliRunner().invoke(cli_group, list(args), env=env, input="")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback: what the boundary must never let out
+    return Done(result.exit_code, result.stdout, result.stderr)
+
+
+def one_line_error(done: Done) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: "), done.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """A data directory whose store holds one committed document."""
+    store = Store(f"sqlite:///{tmp_path / 'data' / 'lease.db'}")
+    add_document(store, state=DocumentState.COMMITTED, reason=None)
+    store.close()
+    return tmp_path / "data"
+
+
+def test_in_a_checkout_the_default_data_dir_is_the_one_make_run_uses() -> None:
+    assert Settings().data_dir == ROOT / ".lease_data"
+
+
+def test_a_read_never_creates_a_store_and_names_the_url_it_tried(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/nonexistent/dir/x.db"
+    done = cli("results", "list", LEASE_STORE_URL=url)
+    assert done.returncode == 5
+    assert url in one_line_error(done)
+    assert "LEASE_STORE_URL" in done.stderr
+    assert not (tmp_path / "nonexistent").exists()
+    for args in (["status", "0123456789ab"], ["dates"], ["amendments", "list"], ["review", "list"]):
+        assert cli(*args, LEASE_STORE_URL=url).returncode == 5, args
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_a_data_dir_that_cannot_exist_is_one_line_too() -> None:
+    done = cli("results", "list", LEASE_DATA_DIR="/proc/nope")
+    assert done.returncode == 5
+    assert "/proc/nope" in one_line_error(done)
+
+
+def test_a_document_that_is_not_there_says_which_store_was_read(data_dir: Path) -> None:
+    done = cli("status", "0123456789ab", LEASE_DATA_DIR=str(data_dir))
+    assert done.returncode == 5
+    line = one_line_error(done)
+    assert f"sqlite:///{data_dir}/lease.db" in line
+    assert "LEASE_DATA_DIR or LEASE_STORE_URL" in line
+    listed = cli("results", "list", LEASE_DATA_DIR=str(data_dir))
+    assert f"1 document(s) in the store sqlite:///{data_dir}/lease.db" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["results", "export", "--out", "{missing}/x.csv"],
+        ["results", "export", "--format", "xlsx", "--out", "{missing}/x.xlsx"],
+        ["dates", "--ics", "{missing}/x.ics"],
+    ],
+)
+def test_a_file_in_a_missing_directory_is_refused_before_any_work(
+    data_dir: Path, args: list[str]
+) -> None:
+    missing = data_dir.parent / "no" / "such"
+    done = cli(*[a.format(missing=missing) for a in args], LEASE_DATA_DIR=str(data_dir))
+    assert done.returncode == 2, done.stderr
+    assert f"directory '{missing}' does not exist" in done.stderr
+
+
+def test_unlock_checks_the_state_before_it_asks_for_the_password(data_dir: Path) -> None:
+    store = Store(f"sqlite:///{data_dir / 'lease.db'}")
+    doc_hash = next(iter(store.hashes_starting_with("", 1)))
+    store.close()
+    done = cli(
+        "unlock",
+        doc_hash[:12],
+        LEASE_DATA_DIR=str(data_dir),
+        # Never reached: the state is checked before the broker is used.
+        LEASE_BROKER_URL="redis://127.0.0.1:1/0",
+    )
+    assert done.returncode == 1
+    assert "is committed: only a document waiting for its password" in one_line_error(done)
+    assert "Password" not in done.stderr
+    assert "GetPassWarning" not in done.stderr
