@@ -128,22 +128,17 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
     If the broker is down or full nothing changes (exit 6 or 4): run it again later.
     Exits 5 if any hash is not a dead document (the others are still requeued).
     """
-    from lease_parser.deadletter import remove_dead_letter
+    from lease_parser.deadletter import requeue_dead_document
     from lease_parser.pipeline.app import create_app
-    from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.pipeline.submit import requeue_document
-    from lease_parser.store import DocumentState
 
     app = create_app(broker_settings())
-    runtime = runtime_for(app.lease_settings)
     store = open_store(app.lease_settings)
     receipts, missing = [], []
     for doc_hash in (resolve_hash(store, h) for h in doc_hashes):
-        receipt = requeue_document(app, doc_hash, "dead requeue", (DocumentState.DEAD,))
+        receipt = requeue_dead_document(app, doc_hash, "dead requeue")
         if receipt is None:
             missing.append(doc_hash)
             continue
-        remove_dead_letter(runtime.redis, doc_hash)
         receipts.append(receipt)
     if as_json:
         print_json([receipt.to_json() for receipt in receipts])
