@@ -32,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -84,6 +84,8 @@ CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
+# An operator re-published a pending document's lost message (lease-parser pending --redrive).
+REDRIVEN = "redriven"
 
 
 def utcnow() -> dt.datetime:
@@ -265,6 +267,18 @@ class Requeue:
     event_id: int
     requeued_at: dt.datetime
     before: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PendingDocument:
+    """A document still ``pending``: its newest pending submission (None if it has none
+    left), since when it is pending, and when anything last happened to it."""
+
+    doc_hash: str
+    doc_key: str
+    submission_id: str | None
+    pending_since: dt.datetime
+    last_activity: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -483,6 +497,65 @@ class Store:
     def submission(self, submission_id: str) -> SubmissionRow | None:
         with self.session() as s:
             return s.get(SubmissionRow, submission_id)
+
+    def quiet_pending(self, cutoff: dt.datetime, limit: int = 1000) -> list[PendingDocument]:
+        """Pending documents with nothing happening since ``cutoff``, oldest first: no state
+        change, no submission and no re-drive after it (``lease-parser pending``)."""
+        with self._guard(), self.engine.connect() as conn:
+            docs = conn.execute(
+                select(DocumentRow.doc_hash, DocumentRow.doc_key, DocumentRow.state_changed_at)
+                .where(
+                    DocumentRow.state == DocumentState.PENDING,
+                    DocumentRow.state_changed_at < cutoff,
+                )
+                .order_by(DocumentRow.state_changed_at)
+            ).all()
+            found = []
+            for doc_hash, doc_key, changed in docs:
+                pending = self._pending_activity(conn, doc_hash, as_utc(changed))
+                if pending.last_activity < as_utc(cutoff):
+                    found.append(replace(pending, doc_key=doc_key))
+                if len(found) >= limit:
+                    break
+            return found
+
+    @staticmethod
+    def _pending_activity(conn: Any, doc_hash: str, changed: dt.datetime) -> PendingDocument:
+        submission = conn.execute(
+            select(SubmissionRow.id, SubmissionRow.created_at)
+            .where(
+                SubmissionRow.doc_hash == doc_hash,
+                SubmissionRow.state == SubmissionState.PENDING,
+            )
+            .order_by(SubmissionRow.created_at.desc())
+            .limit(1)
+        ).first()
+        redriven = conn.scalar(
+            select(func.max(EventRow.at)).where(
+                EventRow.doc_hash == doc_hash, EventRow.reason == REDRIVEN
+            )
+        )
+        times = [changed, *(as_utc(t) for t in (redriven, submission and submission[1]) if t)]
+        return PendingDocument(
+            doc_hash=doc_hash,
+            doc_key="",
+            submission_id=str(submission[0]) if submission else None,
+            pending_since=changed,
+            last_activity=max(times),
+        )
+
+    def note_redriven(self, doc_hash: str, submission_id: str, actor: str) -> None:
+        """Audit a re-drive (it also restarts the document's quiet time)."""
+        with self.session() as s:
+            s.add(
+                EventRow(
+                    doc_hash=doc_hash,
+                    state=DocumentState.PENDING,
+                    reason=REDRIVEN,
+                    submission_id=submission_id,
+                    actor=actor,
+                )
+            )
 
     def note_attempt(self, doc_hash: str) -> None:
         with self.session() as s:
