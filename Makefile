@@ -94,7 +94,7 @@ clean: ## remove caches and the embedded data directory of `make run`
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis $(DATA_DIR)
 
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
-	$(PY) scripts/measure_parsing.py
+	$(PY) scripts/measure_parsing.py --corpus $(CORPUS)
 
 measure-web: install ## page render ms/page (PDF, scan) and API latency p50/p95 (submit, status) against a real server
 	$(PY) scripts/measure_web.py

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from lease_parser.errors import LocalSystemRunning, LocalSystemStopped
+from lease_parser.errors import ConfigurationError, LocalSystemRunning, LocalSystemStopped
 
 LOCK_FILE = "local.lock"
 BROKER_FILE = "broker.json"
@@ -104,8 +104,14 @@ class SystemLock:
         self._fd: int | None = None
 
     def acquire(self) -> SystemLock:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise ConfigurationError(
+                f"LEASE_DATA_DIR={self.data_dir} cannot hold the local system's files "
+                f"({exc.strerror}): choose a directory you can write"
+            ) from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -5,6 +5,8 @@ messages are what is tested) on a real SQLite store in a temporary directory; no
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,3 +117,32 @@ def test_unlock_checks_the_state_before_it_asks_for_the_password(data_dir: Path)
     assert "is committed: only a document waiting for its password" in one_line_error(done)
     assert "Password" not in done.stderr
     assert "GetPassWarning" not in done.stderr
+
+
+def test_a_data_dir_that_cannot_be_written_stops_run_with_one_line() -> None:
+    sample = ROOT / "samples" / "maple_grove_retail_lease.pdf"
+    done = cli("run", str(sample), LEASE_DATA_DIR="/proc/nope")
+    assert done.returncode == 3
+    last = done.stderr.strip().splitlines()[-1]  # after its "starting redis-server ..."
+    assert last.startswith("error: LEASE_DATA_DIR=/proc/nope cannot hold"), done.stderr
+
+
+def script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_the_measure_scripts_without_the_corpus_say_so_in_one_line(tmp_path: Path) -> None:
+    """A clone has no ../shared: measure-dates stops with one line (it needs labels),
+    measure-parsing measures the samples' text PDFs instead (it needs none)."""
+    dates = script("scripts/measure_dates.py", str(tmp_path))
+    assert dates.returncode == 2
+    assert "Traceback" not in dates.stderr
+    assert "the dev corpus is not part of a clone" in dates.stderr
+    parsing = script(
+        "scripts/measure_parsing.py", "--corpus", str(tmp_path), "--only", "text", "--repeat", "1"
+    )
+    assert parsing.returncode == 0, parsing.stderr
+    assert "measuring the text PDFs of" in parsing.stderr
+    assert "harbor_point_office_lease.pdf" in parsing.stdout
