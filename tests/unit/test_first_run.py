@@ -146,3 +146,48 @@ def test_the_measure_scripts_without_the_corpus_say_so_in_one_line(tmp_path: Pat
     assert parsing.returncode == 0, parsing.stderr
     assert "measuring the text PDFs of" in parsing.stderr
     assert "harbor_point_office_lease.pdf" in parsing.stdout
+
+
+def test_a_cut_value_ends_in_an_ellipsis_in_make_runs_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from lease_parser.batch import RunRow
+    from lease_parser.cli.run import _print_table
+
+    fields = {"landlord": {"value": "Maple Grove Commons, L.P."}, "tenant": {"value": "Sweet Co"}}
+    _print_table([RunRow(Path("x.pdf"), "incoming/x.pdf", "0" * 64, "t", "review", fields=fields)])
+    out = capsys.readouterr().out
+    assert "Maple Grove Commons, L.… " in out
+    assert "L.P " not in out
+
+
+def test_abstract_cuts_with_an_ellipsis_and_never_a_zip_code_short() -> None:
+    done = cli("abstract", str(ROOT / "samples" / "harbor_point_office_lease.pdf"))
+    assert done.returncode == 0, done.stderr
+    [premises] = [line for line in done.stdout.splitlines() if "premises_address" in line]
+    assert "Baltimore, Maryland 212… " in premises  # "…2123" read as the ZIP before
+
+
+def test_review_show_prints_structured_values_in_words_in_aligned_columns(
+    data_dir: Path,
+) -> None:
+    from tests.store_helpers import VALID_VALUES, fields_json
+
+    window = {"least": {"count": 9, "unit": "months"}, "most": {"count": 12, "unit": "months"}}
+    long_address = "1200 Harbor Point Drive, Suite 400, Baltimore, Maryland 21230"
+    values = {**VALID_VALUES, "renewal_notice": window, "premises_address": long_address}
+    store = Store(f"sqlite:///{data_dir / 'lease.db'}")
+    doc_hash = add_document(store, fields=fields_json(values, confidence=0.7))
+    store.close()
+    done = cli("review", "show", doc_hash[:12], LEASE_DATA_DIR=str(data_dir))
+    assert done.returncode == 0, done.stderr
+    assert "9–12 months before the term ends" in done.stdout
+    assert "up 3% at each step" in done.stdout
+    assert "'least'" not in done.stdout
+    assert "{'" not in done.stdout
+    lines = [line for line in done.stdout.splitlines() if " 0.70  p.1" in line]
+    assert len(lines) == len(values)  # every field with a value, one line each
+    assert len({line.index(" 0.70  p.1") for line in lines}) == 1  # one confidence column
+    address = next(i for i, line in enumerate(done.stdout.splitlines()) if "premises_add" in line)
+    wrapped = done.stdout.splitlines()[address : address + 2]
+    assert "".join(part.strip() + " " for part in wrapped).strip().endswith("Maryland 21230")
