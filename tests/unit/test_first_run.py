@@ -191,3 +191,14 @@ def test_review_show_prints_structured_values_in_words_in_aligned_columns(
     address = next(i for i, line in enumerate(done.stdout.splitlines()) if "premises_add" in line)
     wrapped = done.stdout.splitlines()[address : address + 2]
     assert "".join(part.strip() + " " for part in wrapped).strip().endswith("Maryland 21230")
+
+
+def test_make_samples_rewrites_the_checked_in_samples_byte_for_byte(tmp_path: Path) -> None:
+    """Their PDFs embedded the time they were made (/CreationDate, and an /ID from it),
+    so every `make samples` changed their hashes and the README's examples."""
+    done = script("scripts/make_samples.py", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in (ROOT / "samples").iterdir())
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (ROOT / "samples" / name).read_bytes(), name
