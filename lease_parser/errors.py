@@ -23,6 +23,7 @@
     ├── DocumentNotFound        no document with that content hash (or prefix) in the store
     ├── StoreNotFound           a command that reads found no store at LEASE_STORE_URL
     ├── LocalSystemRunning      run / serve --local on a data dir whose system runs already
+    ├── CallbackRefused         a submission's callback_url the server will not call
     ├── InvalidHash             not a SHA-256 hex digest or a usable prefix (refused at once)
     └── AmbiguousHash           a prefix several documents' hashes start with
 
@@ -67,6 +68,8 @@ class Reason(StrEnum):
     REJECTED_BY_REVIEWER = "rejected_by_reviewer"
     # A caller's lookup by a hash that is malformed or matches several documents.
     BAD_HASH = "bad_hash"
+    # A submission's callback_url the server refuses to call.
+    BAD_CALLBACK = "bad_callback"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -111,6 +114,14 @@ class LocalSystemRunning(LeaseParserError):
     already: two redis-servers on one AOF would corrupt it."""
 
     reason = Reason.CONFIGURATION
+
+
+class CallbackRefused(LeaseParserError):
+    """A submission's ``callback_url`` that is not an http(s) URL, or one given to a server
+    with no ``LEASE_WEBHOOK_SECRET`` to sign its webhooks: refused before anything is
+    recorded."""
+
+    reason = Reason.BAD_CALLBACK
 
 
 class InvalidHash(LeaseParserError):

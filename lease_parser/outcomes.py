@@ -40,6 +40,7 @@ ACTIONS: dict[type[LeaseParserError], Action] = {
     errors.StoreNotFound: Action.DEAD,
     errors.LocalSystemRunning: Action.DEAD,
     errors.LocalSystemStopped: Action.RETRY,
+    errors.CallbackRefused: Action.DEAD,  # the API's, never raised in a task
     errors.PermanentError: Action.DEAD,
     errors.CorruptDocument: Action.DEAD,
     errors.EmptyDocument: Action.DEAD,

@@ -212,6 +212,39 @@ class AmendmentLinkRow(Base):
     )
 
 
+class WebhookRow(Base):
+    """A client to tell when a document is final (``callback_url``, or the server's
+    ``LEASE_WEBHOOK_URL``), and how its delivery went: lease_parser/webhooks.py. A row is
+    due whenever the document has entered a final state since ``notified_state_at``."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), ForeignKey("documents.doc_hash"), index=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    # The document's absolute API address, as the submitting client reached the server.
+    document_url: Mapped[str] = mapped_column(String(2048))
+    actor: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The document's state_changed_at the last delivered notification reported.
+    notified_state_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # of the current notification
+    next_attempt_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    # A dispatcher's hold while it delivers (several `serve` replicas share the table).
+    claimed_until: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    last_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    delivered_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Every attempt failed: kept, listed, and sent again by `lease-parser webhooks replay`.
+    failed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class ReviewDecisionRow(Base):
     """One reviewer decision on one field, for one stay of a document in review.
 

@@ -49,6 +49,17 @@ def _local_cluster(settings: Settings) -> Iterator[Settings]:
         )
 
 
+def _start_webhooks(stack: contextlib.ExitStack, settings: Settings) -> None:
+    """Deliver webhooks from this server (lease_parser/webhooks.py), stopped on exit."""
+    if not settings.webhook_secret.get_secret_value():
+        return  # nothing can subscribe: callback_url is refused without a secret
+    from lease_parser.store import Store
+    from lease_parser.webhooks import WebhookDispatcher
+
+    dispatcher = WebhookDispatcher(Store(settings.store_database_url), settings).start()
+    stack.callback(dispatcher.stop)
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", type=int, default=8000, show_default=True)
@@ -79,6 +90,7 @@ def serve(host: str, port: int, local: bool) -> None:
         else:
             settings = broker_settings(settings)
         app = create_app(settings)
+        _start_webhooks(stack, settings)
         url = f"http://{host}:{port}/"
         click.echo(f"workspace: {url}   API: {url}v1/   schema: {url}v1/openapi.json", err=True)
         # uvicorn shuts down gracefully on a signal, then raises it again once its own
