@@ -65,11 +65,17 @@ worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEASE_FLOWER_BASIC_AUTH=user:password
 	$(LEASE) flower
 
+# The labelled dev corpus is real leases: it sits beside the checkout (../shared), never
+# in a clone. Targets that need its labels say so in one line instead of a usage error.
+NEED_CORPUS = @test -f $(CORPUS)/labels.json || { echo "error: no labelled corpus at $(CORPUS) (the dev corpus is not part of a clone): give its directory, make $@ CORPUS=DIR" >&2; exit 2; }
+
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
 eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
+	$(NEED_CORPUS)
 	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
+	$(NEED_CORPUS)
 	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
 
 measure-dates: install ## critical dates on the dev corpus: every expiration and option window the labels give, none wrong at the gate
