@@ -100,9 +100,6 @@ def test_make_run_then_serve_and_bare_commands_share_one_store_and_one_broker(
     claim = lease_parser("review", "claim", "--reviewer", "newcomer", "--json")
     assert claim.returncode == 0, claim.stderr
     assert json.loads(claim.stdout)["doc_hash"] == rows[LEASE]["doc_hash"]
-    dates = lease_parser("dates", "--all", "--state", "review", "--json")
-    assert dates.returncode == 0, dates.stderr
-    assert json.loads(dates.stdout), "the lease's dates, from make run's store"
     # The broker: make run stopped its own, so a broker command says how to start it.
     stopped = lease_parser("dead", "list")
     assert stopped.returncode == 6, stopped.stderr
@@ -138,11 +135,10 @@ def test_make_run_then_serve_and_bare_commands_share_one_store_and_one_broker(
             assert keys == {f"incoming/{LEASE}", f"incoming/{DEAD}"}
 
         broker = json.loads((data_dir / "broker.json").read_text())["url"]
-        dead = lease_parser("dead", "list", "--json")
+        dead = lease_parser("dead", "list")
         assert dead.returncode == 0, dead.stderr
-        assert [d["doc_hash"] for d in json.loads(dead.stdout)] == [rows[DEAD]["doc_hash"]]
-        said = lease_parser("dead", "list")
-        assert f"1 dead letter(s) in the local broker {broker}/0 of {data_dir}" in said.stdout
+        assert dead.stdout.startswith(rows[DEAD]["doc_hash"][:12]), dead.stdout
+        assert f"1 dead letter(s) in the local broker {broker}/0 of {data_dir}" in dead.stdout
         healthy = lease_parser("healthcheck")
         assert healthy.returncode == 0, healthy.stderr
         assert broker in healthy.stdout
