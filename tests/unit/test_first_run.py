@@ -159,6 +159,7 @@ def test_a_cut_value_ends_in_an_ellipsis_in_make_runs_table(
     out = capsys.readouterr().out
     assert "Maple Grove Commons, L.… " in out
     assert "L.P " not in out
+    assert out.splitlines()[2].startswith("000000000000  x.pdf")  # what `status` takes
 
 
 def test_abstract_cuts_with_an_ellipsis_and_never_a_zip_code_short() -> None:
