@@ -125,8 +125,7 @@ class SystemLock:
         who = f"{record.command}, pid {record.pid}" if record else "starting up"
         return LocalSystemRunning(
             f"the local system in {self.data_dir} is running already ({who}); stop it "
-            "first, or give this command another LEASE_DATA_DIR",
-            data_dir=str(self.data_dir),
+            "first, or give this command another LEASE_DATA_DIR"
         )
 
     def record(self, broker_base_url: str) -> BrokerRecord:

@@ -103,8 +103,10 @@ def error_boundary(as_json: bool) -> Iterator[None]:
     """Map whatever a command raised to an exit code and a redacted message."""
     try:
         yield
-    except click.exceptions.Abort:
-        _emit("aborted", ExitCode.INTERRUPTED, as_json)
+    except click.exceptions.Abort as exc:
+        # click turns a Ctrl-C into Abort (a declined confirmation is one too).
+        said = "interrupted" if isinstance(exc.__context__, KeyboardInterrupt) else "aborted"
+        _emit(said, ExitCode.INTERRUPTED, as_json)
     except KeyboardInterrupt:
         _emit("interrupted", ExitCode.INTERRUPTED, as_json)
     except click.ClickException as exc:
