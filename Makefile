@@ -60,8 +60,8 @@ flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEAS
 	$(LEASE) flower
 
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
-eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
-	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache
+eval: install ## score extraction on the labelled dev corpus, cross-validated by source (parse cache in .lease_data/eval-cache)
+	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache --subset config/eval/newest-dev-documents.txt
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
 	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
