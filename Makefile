@@ -70,9 +70,9 @@ flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEAS
 NEED_CORPUS = @test -f $(CORPUS)/labels.json || { echo "error: no labelled corpus at $(CORPUS) (the dev corpus is not part of a clone): give its directory, make $@ CORPUS=DIR" >&2; exit 2; }
 
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
-eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
+eval: install ## score extraction on the labelled dev corpus, cross-validated by source (parse cache in .lease_data/eval-cache)
 	$(NEED_CORPUS)
-	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache
+	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache --subset config/eval/newest-dev-documents.txt
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
 	$(NEED_CORPUS)
