@@ -77,7 +77,16 @@ def main() -> int:
     parser.add_argument("--notices", type=Path, default=NOTICES)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report = measure(args.directory, args.labels or args.directory / "labels.json", args.notices)
+    labels = args.labels or args.directory / "labels.json"
+    if not labels.is_file():
+        # The dev corpus is real leases: it lives beside the checkout, never in a clone.
+        print(
+            f"error: no labelled corpus at {args.directory} ({labels} is missing): the dev "
+            "corpus is not part of a clone; give its directory (make measure-dates CORPUS=DIR)",
+            file=sys.stderr,
+        )
+        return 2
+    report = measure(args.directory, labels, args.notices)
     if args.json:
         print(json.dumps(report.to_json()))
     else:

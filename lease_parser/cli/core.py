@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the core is imported by the commands that run it, not by `-
 
 def _print_human(path: Path, result: AbstractionResult) -> None:
     from lease_parser.model import result_json
+    from lease_parser.portfolio.display import clip, in_words
 
     click.echo(
         f"{path.name}: {result.route.value}"
@@ -37,7 +38,8 @@ def _print_human(path: Path, result: AbstractionResult) -> None:
         if f["value"] is None:
             continue
         page = f["provenance"]["page"] if f["provenance"] else "-"
-        click.echo(f"  {name:22} {str(f['value'])[:60]:60} {f['confidence']:.2f}  p.{page}")
+        value = clip(in_words(name, f["value"]), 60)
+        click.echo(f"  {name:22} {value:60} {f['confidence']:.2f}  p.{page}")
     for problem in result.problems:
         click.echo(f"  ! {problem.field}: {problem.problem}")
 
