@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, expect
 
 from lease_parser.local import WebServer
 from lease_parser.model import FieldProblem, ProblemKind
+from lease_parser.normalization import DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
 from lease_parser.review import ReviewQueue
 from tests.integration.web.conftest import (
     SCRIPT_TENANT,
@@ -245,11 +246,13 @@ def test_an_expired_claim_puts_the_item_back_and_the_page_says_so(
 
 def stage_three_doubts(stack: WebStack) -> tuple[str, list[str]]:
     """The real extraction of a sample lease, in review with exactly three doubtful fields
-    (its three least confident), first in the queue."""
+    (its three least confident numbers), first in the queue."""
     doubtful: list[str] = []
 
     def three_least_confident(fields: dict[str, Any]) -> list[dict[str, Any]]:
-        stated = [n for n, f in fields.items() if f["value"] is not None]
+        # Numbers, each typed into one input (the test corrects the first by one).
+        numbers = MONEY_FIELDS | INT_FIELDS | DECIMAL_FIELDS
+        stated = [n for n, f in fields.items() if f["value"] is not None and n in numbers]
         doubtful.extend(sorted(stated, key=lambda n: fields[n]["confidence"])[:3])
         return [
             FieldProblem(
