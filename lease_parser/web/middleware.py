@@ -1,9 +1,11 @@
-"""ASGI middleware: a request-size limit checked before the body is read, and security
-headers on every response."""
+"""ASGI middleware: a request-size limit checked before the body is read, security headers
+on every response, and an access log with no secrets in its query strings."""
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -116,3 +118,34 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+# Query parameters whose values never reach the access log: a client that puts its token
+# in the URL (``?token=``, which the API does not accept) must not leave it in the logs.
+SECRET_PARAMETER = re.compile(
+    r"(?i)([?&;][^=&;?/]*(?:token|secret|password|passwd|auth|key|signature|credential)"
+    r"[^=&;?/]*=)[^&;]*"
+)
+
+
+def redact_query(path: str) -> str:
+    return SECRET_PARAMETER.sub(r"\1***", path)
+
+
+class RedactQuery(logging.Filter):
+    """uvicorn's access log line is ``client - "METHOD PATH HTTP/x" status``: the path's
+    secret-looking parameters are masked."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            record.args = (*args[:2], redact_query(args[2]), *args[3:])
+        return True
+
+
+def redact_access_log() -> None:
+    """Install ``RedactQuery`` on uvicorn's access logger (once; it survives uvicorn's own
+    logging set-up, which replaces handlers, not filters)."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactQuery) for f in access.filters):
+        access.addFilter(RedactQuery())
