@@ -29,6 +29,7 @@ TOKENS = {
     "dave": "dave-token-0123456789abcdefghi",
     "ops": "ops-token-0123456789abcdefghij",
     "legacy": "legacy-token-0123456789abcdef",
+    "root": "root-token-0123456789abcdefghi",
 }
 # Each token's scopes in LEASE_API_TOKENS; None: the deprecated two-part name:token.
 SCOPES: dict[str, str | None] = {
@@ -39,6 +40,7 @@ SCOPES: dict[str, str | None] = {
     "dave": "review",
     "ops": "admin",
     "legacy": None,
+    "root": "ingest+review+admin",
 }
 MAX_DOCUMENT_BYTES = 2_000_000  # small, so the size limit is cheap to exceed
 UPLOADED = (
