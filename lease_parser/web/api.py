@@ -260,8 +260,11 @@ UPLOAD_BODY = {
 }
 
 
+UPLOAD_PATH = "/v1/documents/upload"
+
+
 @router.post(
-    "/documents/upload",
+    UPLOAD_PATH.removeprefix("/v1"),
     status_code=202,
     response_model=Submitted,
     responses={200: {"model": Submitted, "description": "already submitted"}, **ERRORS},

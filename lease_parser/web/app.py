@@ -95,7 +95,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(
         ServerSessions, store=lambda: ctx.sessions, https_only=settings.web_cookie_secure
     )
-    app.add_middleware(BodyLimit, limit=settings.max_document_bytes + ENVELOPE_BYTES)
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_document_bytes + ENVELOPE_BYTES,
+        upload_paths=(api.UPLOAD_PATH,),
+    )
     app.add_middleware(
         ApiAuth, ctx=ctx, routes=[*api.router.routes, *admin.router.routes], public=(OPENAPI_URL,)
     )

@@ -14,7 +14,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 ENVELOPE_BYTES = 64 * 1024
 
 
+# Every body but an upload's: a JSON submission, a workspace form. A sign-in form (read
+# before anyone is known) must not be a way to make the server take in 50 MB.
+SMALL_BODY_BYTES = 1024 * 1024
+
+
 def _too_large_message(limit: int) -> str:
+    if limit <= SMALL_BODY_BYTES:
+        return f"the request body is over {limit} bytes (only uploads may be larger)"
     return (
         f"the request body is over {limit} bytes "
         "(LEASE_MAX_DOCUMENT_BYTES plus the multipart envelope)"
@@ -32,20 +39,24 @@ class BodyTooLarge(HTTPException):
 
 
 class BodyLimit:
-    """Refuse a body over ``limit`` bytes with 413: at once from Content-Length, or as soon
-    as a streamed (chunked) body passes it. Nothing over the limit is buffered."""
+    """Refuse a body over ``limit`` bytes (``SMALL_BODY_BYTES`` but on ``upload_paths``) with
+    413: at once from Content-Length, or as soon as a streamed (chunked) body passes it.
+    Nothing over the limit is buffered."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, upload_paths: tuple[str, ...] = ()) -> None:
         self.app = app
-        self.limit = limit
+        self.upload_limit = limit
+        self.upload_paths = upload_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        upload = not self.upload_paths or scope["path"] in self.upload_paths
+        limit = self.upload_limit if upload else min(self.upload_limit, SMALL_BODY_BYTES)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await _too_large(send, self.limit)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await _too_large(send, limit)
             return
         seen = 0
         started = False
@@ -55,8 +66,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise BodyTooLarge(self.limit)
+                if seen > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         async def tracked(message: Message) -> None:
@@ -68,7 +79,7 @@ class BodyLimit:
             await self.app(scope, counted, tracked)
         except BodyTooLarge:
             if not started:
-                await _too_large(send, self.limit)
+                await _too_large(send, limit)
 
 
 async def _too_large(send: Send, limit: int) -> None:

@@ -393,3 +393,16 @@ def test_the_api_takes_the_unique_prefixes_the_cli_takes(stack: WebStack) -> Non
     assert sha(source.content) == doc_hash
     assert (too_short.status_code, too_short.json()["code"]) == (422, "invalid_hash")
     assert (unknown.status_code, unknown.json()["code"]) == (404, "not_found")
+
+
+def test_only_an_upload_may_be_a_large_body(stack: WebStack) -> None:
+    """A sign-in form is read before anyone is known: it must not take in 50 MB."""
+    big = b"token=" + b"x" * 1_100_000
+    with stack.client(None) as anonymous:
+        form = anonymous.post(
+            "/login", content=big, headers={"Content-Type": "application/x-www-form-urlencoded"}
+        )
+    with stack.client() as api:
+        submission = api.post("/v1/documents", content=b'{"key": "' + b"a" * 1_100_000 + b'"}')
+    assert (form.status_code, form.json()["code"]) == (413, "too_large")
+    assert (submission.status_code, submission.json()["code"]) == (413, "too_large")
