@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
+import anyio
 from fastapi import Depends, Request
 from fastapi.security import HTTPBearer
 from starlette.routing import BaseRoute, Match
@@ -103,7 +104,7 @@ class ApiAuth:
             return
         refusal = self._refusal(scope)
         if refusal is not None:
-            await _answer(send, *refusal)
+            await _answer(scope, receive, send, *refusal)
             return
         await self.app(scope, receive, send)
 
@@ -133,7 +134,22 @@ class ApiAuth:
         return None
 
 
-async def _answer(send: Send, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+# After the refusal's headers, up to this much of an unread body is received and dropped
+# (never kept) before the connection closes: closing a socket with unread data makes the
+# kernel send a reset, and a client still sending (curl without Expect) may then lose the
+# answer. nginx calls it a lingering close.
+LINGER_BYTES = 1024 * 1024
+LINGER_SECONDS = 1.0
+
+
+async def _answer(
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    status: int,
+    body: dict[str, Any],
+    headers: dict[str, str],
+) -> None:
     data = json.dumps(body).encode()
     raw = [
         (b"content-type", b"application/json"),
@@ -142,7 +158,27 @@ async def _answer(send: Send, status: int, body: dict[str, Any], headers: dict[s
         *((k.lower().encode(), v.encode()) for k, v in headers.items()),
     ]
     await send({"type": "http.response.start", "status": status, "headers": raw})
+    await _linger(scope, receive)
     await send({"type": "http.response.body", "body": data})
+
+
+async def _linger(scope: Scope, receive: Receive) -> None:
+    request_headers = dict(scope.get("headers", []))
+    if request_headers.get(b"expect", b"").lower() == b"100-continue":
+        return  # the client waits for our word and sends nothing: it has it
+    if request_headers.get(b"content-length", b"0") == b"0" and (
+        b"transfer-encoding" not in request_headers
+    ):
+        return
+    dropped = 0
+    with anyio.move_on_after(LINGER_SECONDS):
+        while dropped < LINGER_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            dropped += len(message.get("body", b""))
+            if not message.get("more_body"):
+                return
 
 
 def api_caller(request: Request, _doc: Annotated[Any, Depends(bearer_scheme)] = None) -> str:
