@@ -341,6 +341,17 @@ def test_wrong_sign_ins_are_throttled_per_address(stack: WebStack) -> None:
     assert int(right.headers["retry-after"]) > 0
     with stack.client(None) as elsewhere:  # another address is not affected
         assert sign_in(elsewhere, "alice").status_code == 303
+    # Wrong bearer tokens count the same way; a right one still works from there.
+    other = {"X-Forwarded-For": f"198.51.100.{uuid.uuid4().int % 250 + 1}"}
+    with httpx.Client(base_url=stack.url, headers=other, timeout=30) as api:
+        wrong = [
+            api.get("/v1/documents", headers={"Authorization": "Bearer wrong-token-000000000"})
+            for _ in range(21)
+        ]
+        right = api.get("/v1/documents", headers={"Authorization": f"Bearer {TOKENS['ingest']}"})
+    assert [r.status_code for r in wrong] == [401] * 19 + [429] * 2
+    assert wrong[-1].json()["code"] == "too_many_attempts"
+    assert right.status_code == 200
 
 
 def test_the_database_file_is_the_owners_only(stack: WebStack) -> None:
@@ -375,10 +386,14 @@ def test_probes_answer_without_a_token_and_readiness_sees_a_broker_that_is_down(
     ):
         down = anonymous.get("/readyz")
         still_alive = anonymous.get("/healthz")
+        csrf = login_form(anonymous)  # the form needs no Redis; a session does
+        no_session = anonymous.post("/login", data={"token": TOKENS["alice"], "csrf_token": csrf})
     assert down.status_code == 503
     assert down.json()["checks"] == {"broker": "unreachable", "store": "ok"}
     assert "127.0.0.1" not in down.text  # no address in an unauthenticated answer
     assert still_alive.status_code == 200
+    assert no_session.status_code == 503  # not a 500, not a session-less sign-in
+    assert "session store" in no_session.text
 
 
 def test_the_api_takes_the_unique_prefixes_the_cli_takes(stack: WebStack) -> None:
