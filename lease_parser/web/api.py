@@ -26,11 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from lease_parser.errors import (
-    DocumentTooLarge,
-    EncryptedDocument,
-    HashMismatch,
-)
+from lease_parser.errors import HashMismatch
 from lease_parser.hashes import resolve_prefix
 from lease_parser.parsing.base import SourceFormat
 from lease_parser.parsing.detect import detect_format
@@ -42,17 +38,18 @@ from lease_parser.store import DocumentRow, DocumentState, as_utc, stands_for_co
 from lease_parser.web.auth import ApiCaller, api_caller, requires
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import ApiError, ErrorBody
+from lease_parser.web.intake import (
+    MAX_KEY_BYTES,
+    MAX_SEGMENT_BYTES,
+    check_format,
+    check_key,
+    read_object,
+)
 from lease_parser.web.uploads import read_upload
 
 router = APIRouter(prefix="/v1", tags=["documents"], dependencies=[Depends(api_caller)])
 
 MAX_PAGE = 500
-# S3's limit on a key, and a file name's (NAME_MAX) on the file store: refused with a 422
-# that says so, not a 503 from the store quoting its own path.
-MAX_KEY_BYTES = 1024
-MAX_SEGMENT_BYTES = 255
-# Enough of an object to tell its format (an encrypted DOCX says so within 64 KB).
-HEAD_BYTES = 64 * 1024
 # A cursor holds a time and a row id: a database integer.
 MAX_ROW_ID = 2**63 - 1
 
@@ -159,49 +156,6 @@ def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONRespons
     return JSONResponse(body.model_dump(), status_code=202, headers=_location(receipt.doc_hash))
 
 
-def check_key(key: str) -> str:
-    """An object key every store can hold: 422 ``invalid_key`` naming the limit otherwise."""
-    try:
-        raw = key.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate ("\\ud800" in the JSON)
-        raise ApiError(422, "invalid_key", "an object key must be valid UTF-8") from None
-    if any(ord(c) < 32 or ord(c) == 127 for c in key):
-        raise ApiError(422, "invalid_key", "an object key cannot hold control characters")
-    if len(raw) > MAX_KEY_BYTES:
-        raise ApiError(
-            422, "invalid_key", f"the key is {len(raw)} bytes; the limit is {MAX_KEY_BYTES}"
-        )
-    if any(len(part) > MAX_SEGMENT_BYTES for part in raw.split(b"/")):
-        raise ApiError(
-            422,
-            "invalid_key",
-            f"a part of the key between slashes is over {MAX_SEGMENT_BYTES} bytes",
-        )
-    return key
-
-
-def check_format(data: bytes) -> None:
-    """415 ``unsupported_format`` (or 422 ``empty``) now, not a dead document later. An
-    encrypted document is accepted: it waits in review for its password."""
-    try:
-        detect_format(data)
-    except EncryptedDocument:
-        return
-
-
-def _read_object(ctx: WebContext, key: str) -> tuple[str, bytes]:
-    """The object's SHA-256 (streamed) and its first bytes, after its size is checked."""
-    size = ctx.objects.size(key)  # 404 for a missing key, before anything is recorded
-    if size > ctx.settings.max_document_bytes:
-        raise DocumentTooLarge(f"{size} bytes, limit {ctx.settings.max_document_bytes}", key=key)
-    digest, head = hashlib.sha256(), b""
-    for chunk in ctx.objects.iter_chunks(key):
-        digest.update(chunk)
-        if len(head) < HEAD_BYTES:
-            head += chunk[: HEAD_BYTES - len(head)]
-    return digest.hexdigest(), head
-
-
 @router.post(
     "/documents",
     status_code=202,
@@ -214,7 +168,7 @@ def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSON
     ctx = context(request)
     key = check_key(body.key)
     claimed = content_hash(body.hash) if body.hash is not None else None
-    doc_hash, head = _read_object(ctx, key)
+    doc_hash, head = read_object(ctx, key)
     if claimed is not None and claimed != doc_hash:
         # Recorded under the claim, this would be a dead record for content the caller
         # never showed us, and the real bytes would be refused later as a duplicate.
@@ -429,4 +383,4 @@ def get_source(doc_hash: str, request: Request) -> Response:
     return source_response(ctx, find_by_prefix(ctx, doc_hash))
 
 
-__all__ = ["check_key", "find_by_prefix", "router", "source_response", "upload_key"]
+__all__ = ["find_by_prefix", "router", "source_response", "upload_key"]

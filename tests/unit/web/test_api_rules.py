@@ -15,7 +15,7 @@ from python_multipart.multipart import MultipartParser
 
 from lease_parser.errors import ConfigurationError
 from lease_parser.settings import Scope, load_settings, parse_api_tokens
-from lease_parser.web import api
+from lease_parser.web import api, intake
 from lease_parser.web.errors import HTTP_CODES, HTTP_ERRORS, ApiError
 from lease_parser.web.middleware import RedactQuery, redact_query
 from lease_parser.web.sessions import csrf_for, record_key
@@ -79,10 +79,10 @@ def test_a_two_part_entry_starts_with_a_deprecation_warning(
 )
 def test_a_key_no_store_can_hold_is_a_422_naming_the_limit(key: str, problem: str) -> None:
     with pytest.raises(ApiError) as refused:
-        api.check_key(key)
+        intake.check_key(key)
     assert (refused.value.status_code, refused.value.code) == (422, "invalid_key")
     assert problem in str(refused.value.detail)
-    assert api.check_key("incoming/" + "a" * 251 + ".pdf/x.pdf")  # 255 bytes is fine
+    assert intake.check_key("incoming/" + "a" * 251 + ".pdf/x.pdf")  # 255 bytes is fine
 
 
 def cursor(text: str) -> str:
