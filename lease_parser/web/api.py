@@ -46,6 +46,7 @@ from lease_parser.web.intake import (
     read_object,
 )
 from lease_parser.web.uploads import read_upload
+from lease_parser.webhooks import check_callback_url, subscribe
 
 router = APIRouter(prefix="/v1", tags=["documents"], dependencies=[Depends(api_caller)])
 
@@ -66,6 +67,12 @@ class SubmitRequest(BaseModel):
         max_length=128,
         description="SHA-256 of the content (hex); checked against the object (409 when it "
         "differs), computed from it if omitted",
+    )
+    callback_url: str | None = Field(
+        default=None,
+        max_length=2048,
+        description="POSTed the document's state once it is final, signed "
+        "(X-Lease-Signature; see the README's webhooks)",
     )
 
 
@@ -166,6 +173,8 @@ def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONRespons
 @requires(Scope.INGEST)
 def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSONResponse:
     ctx = context(request)
+    if body.callback_url:
+        check_callback_url(ctx.settings, body.callback_url)  # before anything is recorded
     key = check_key(body.key)
     claimed = content_hash(body.hash) if body.hash is not None else None
     doc_hash, head = read_object(ctx, key)
@@ -178,7 +187,17 @@ def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSON
             key=key,
         )
     check_format(head)
-    return _submit(ctx, key, doc_hash, caller)
+    answer = _submit(ctx, key, doc_hash, caller)
+    _subscribe(ctx, request, doc_hash, body.callback_url, caller)
+    return answer
+
+
+def _subscribe(
+    ctx: WebContext, request: Request, doc_hash: str, url: str | None, caller: str
+) -> None:
+    """The webhook of a submission (its callback_url, else LEASE_WEBHOOK_URL), if any."""
+    document_url = str(request.url_for("get_document", doc_hash=doc_hash))
+    subscribe(ctx.store, ctx.settings, doc_hash, url, document_url, caller)
 
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -229,11 +248,13 @@ UPLOAD_PATH = "/v1/documents/upload"
 async def submit_upload(request: Request, caller: ApiCaller) -> JSONResponse:
     ctx = context(request)
     upload = await read_upload(request, ctx.settings.max_document_bytes)
-    return await run_in_threadpool(_store_and_submit, ctx, upload.filename, upload.data, caller)
+    return await run_in_threadpool(
+        _store_and_submit, ctx, request, upload.filename, upload.data, caller
+    )
 
 
 def _store_and_submit(
-    ctx: WebContext, filename: str | None, data: bytes, caller: str
+    ctx: WebContext, request: Request, filename: str | None, data: bytes, caller: str
 ) -> JSONResponse:
     check_format(data)  # 422 empty for zero bytes, 415 for what no parser reads
     doc_hash = hashlib.sha256(data).hexdigest()
@@ -242,7 +263,9 @@ def _store_and_submit(
         return _submitted(known)
     key = upload_key(doc_hash, filename)
     ctx.objects.put(key, data)
-    return _submit(ctx, key, doc_hash, caller)
+    answer = _submit(ctx, key, doc_hash, caller)
+    _subscribe(ctx, request, doc_hash, None, caller)
+    return answer
 
 
 def find_by_prefix(ctx: WebContext, text: str) -> DocumentRow:

@@ -1,0 +1,188 @@
+"""Fields nothing was read for: the evidence whether the lease states them at all.
+
+An empty field is either one the lease does not state (a residential lease gives no
+rentable area, a blank form no tenant) or one it states and extraction missed. The two look
+alike from the output, and only the second is a hole in a portfolio, so every unread field
+carries features a learned model (lease_parser.confidence, "not stated") weighs:
+
+- ``shape_found``: the shape of a statement of it was seen (extraction/stated.py);
+- ``mentioned``, ``mentions``: whether the field's words occur in the main agreement at
+  all, and how often (on a log scale, capped);
+- ``sibling_read``: a field stated alongside it was read (the other party, the other rent,
+  the term's dates), so the lease is read where it states such things;
+- ``no_option``: for an option's length or notice, the lease grants no option;
+- ``blanks``: how much of the agreement is blanks to fill in (a form);
+- ``ocr``, ``pages``: how much was read by OCR, and how long the document is;
+- ``kind_*``: the kind of document (set with the other fields' in extraction/__init__.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+
+from lease_parser.extraction.base import RawField
+from lease_parser.extraction.evidence import KIND_FEATURES
+from lease_parser.extraction.flat import FlatText
+from lease_parser.parsing.base import PageSource
+
+# The words a lease uses for each field, wherever it states it: space-separated terms, a
+# term of several words joined by "_", a trailing "*" for any word with that beginning.
+_WORDS: dict[str, str] = {
+    "landlord": "landlord* lessor* owner* sublandlord* sub_landlord* sublessor* licensor*",
+    "tenant": "tenant* lessee* resident* subtenant* sub_tenant* sublessee* licensee*",
+    "premises_address": "premises property located_at address unit suite apartment",
+    "rentable_sqft": "square_feet square_foot sq_ft sq_feet rsf square_metres square_meters m2",
+    "lease_date": "dated made day_of effective_date date_of_this date_of_agreement",
+    "commencement_date": "commence* start_date beginning_on",
+    "expiration_date": "expir* ending_on end_date",
+    "term_months": "term",
+    "base_rent_monthly": "rent rental",
+    "base_rent_annual": "rent rental",
+    "rent_schedule": "rent_schedule lease_year lease_years",
+    "escalation": "increase* escalat* consumer_price cpi indexation",
+    "cam_monthly": "common_area cam operating_expenses service_charge*",
+    "tenant_share_percent": "pro_rata prorata proportionate share",
+    "security_deposit": "deposit*",
+    "renewal_option_count": "renew* extend* extension*",
+    "renewal_term_months": "renew* extend* extension*",
+    "renewal_notice": "renew* extension*",
+    "termination_notice": "break terminat* cancel*",
+    "termination_option_date": "break terminat* cancel*",
+    "currency": "currency dollar* pound* euro* $ £ €",
+    "amended_lease_date": "amend*",
+    "premises_added_sqft": "expansion additional_premises must_take",
+}
+_TOKEN = re.compile(r"[a-z0-9]+|[$£€]")
+
+
+@dataclass(frozen=True)
+class _Words:
+    """How often each word and each pair of words occurs in a span: counted once per
+    document, then every field's terms are looked up (a regex a field over a long lease
+    cost more than the rest of extraction)."""
+
+    words: Counter[str]
+    pairs: Counter[tuple[str, ...]]
+    sorted_words: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        tokens = _TOKEN.findall(text.lower())
+        words = Counter(tokens)
+        pairs: Counter[tuple[str, ...]] = Counter(pairwise(tokens))
+        pairs.update(zip(tokens, tokens[1:], tokens[2:], strict=False))
+        return cls(words, pairs, sorted(words))
+
+    def count(self, term: str) -> int:
+        parts = tuple(term.split("_"))
+        if len(parts) > 1:
+            return self.pairs[parts]
+        if not term.endswith("*"):
+            return self.words[term]
+        stem = term[:-1]
+        first = bisect_left(self.sorted_words, stem)
+        total = 0
+        for word in self.sorted_words[first:]:
+            if not word.startswith(stem):
+                break
+            total += self.words[word]
+        return total
+
+
+# Mentions beyond this many say nothing more.
+MENTIONS_CAP = 20
+_SIBLINGS: dict[str, tuple[str, ...]] = {
+    "landlord": ("tenant",),
+    "tenant": ("landlord",),
+    "base_rent_monthly": ("base_rent_annual",),
+    "base_rent_annual": ("base_rent_monthly",),
+    "term_months": ("commencement_date", "expiration_date"),
+    "commencement_date": ("expiration_date", "term_months"),
+    "expiration_date": ("commencement_date", "term_months"),
+    "renewal_term_months": ("renewal_option_count",),
+    "renewal_notice": ("renewal_option_count",),
+    "termination_notice": ("termination_option_date",),
+    "termination_option_date": ("termination_notice",),
+    "rent_schedule": ("escalation",),
+    "escalation": ("rent_schedule",),
+    "cam_monthly": ("tenant_share_percent",),
+    "tenant_share_percent": ("cam_monthly",),
+}
+_NEED_AN_OPTION = frozenset({"renewal_term_months", "renewal_notice"})
+_BLANK = re.compile(r"_{3,}|\[\s*\]|\{insert[^}]*\}", re.IGNORECASE)
+# Blanks per 1,000 characters at which a document is all blanks, for this feature.
+BLANKS_FULL = 2.0
+PAGES_CAP = 100
+UNREAD_FEATURES: tuple[str, ...] = (
+    "shape_found",
+    "mentioned",
+    "mentions",
+    "sibling_read",
+    "no_option",
+    "blanks",
+    "ocr",
+    "pages",
+    *KIND_FEATURES,
+)
+
+
+def _document_features(flat: FlatText, span: tuple[int, int]) -> dict[str, float]:
+    def compute() -> dict[str, float]:
+        lo, hi = span
+        blanks = sum(1 for _ in _BLANK.finditer(flat.text, lo, hi))
+        pages = flat.pages
+        ocr = sum(1 for p in pages if p.source is PageSource.OCR)
+        return {
+            "blanks": round(min(1.0, blanks * 1000 / max(hi - lo, 1) / BLANKS_FULL), 4),
+            "ocr": round(ocr / len(pages), 4) if pages else 0.0,
+            "pages": min(len(pages), PAGES_CAP) / PAGES_CAP,
+        }
+
+    return flat.shared(f"unread features {span}", compute)
+
+
+def _mentions(flat: FlatText, span: tuple[int, int], name: str) -> dict[str, float]:
+    words = flat.shared(f"words of {span}", lambda: _Words.of(flat.text[span[0] : span[1]]))
+    count = sum(words.count(term) for term in _WORDS.get(name, "").split())
+    # A first mention says more than a twentieth: log scale.
+    scaled = math.log1p(min(count, MENTIONS_CAP)) / math.log1p(MENTIONS_CAP)
+    return {"mentioned": 1.0 if count else 0.0, "mentions": round(scaled, 4)}
+
+
+def _read(fields: Mapping[str, RawField], name: str) -> bool:
+    raw = fields.get(name)
+    return raw is not None and raw.value is not None
+
+
+def unread_fields(
+    flat: FlatText, span: tuple[int, int], fields: Mapping[str, RawField], names: tuple[str, ...]
+) -> list[RawField]:
+    """An empty field, with the evidence whether the lease states it, for each of ``names``
+    nothing was read for (one already flagged "stated but not read" keeps its citation)."""
+    out = []
+    for name in names:
+        if _read(fields, name):
+            continue
+        raw = fields.get(name) or RawField(name, None)
+        count = fields.get("renewal_option_count")
+        raw.evidence.update(
+            {
+                "shape_found": 1.0 if raw.doubts else 0.0,
+                **_mentions(flat, span, name),
+                "sibling_read": 1.0
+                if any(_read(fields, s) for s in _SIBLINGS.get(name, ()))
+                else 0.0,
+                "no_option": 1.0
+                if name in _NEED_AN_OPTION and count is not None and count.value == "0"
+                else 0.0,
+                **_document_features(flat, span),
+            }
+        )
+        out.append(raw)
+    return out
