@@ -21,6 +21,7 @@ roles, plain "Landlord"/"Tenant" markers name the master lease's parties and are
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,9 +30,11 @@ from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.evidence import add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.names import (
+    LANDLORD_WORDS,
     ROLE,
     SUB_LANDLORD,
     SUB_TENANT,
+    TENANT_WORDS,
     inside_longer_name,
     legal_name,
     looks_like_name,
@@ -45,20 +48,36 @@ from lease_parser.extraction.sections import (
 )
 from lease_parser.parsing.base import Document
 
-_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|Landlord|Lessor)$")
+_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{LANDLORD_WORDS})$")
 _SUB_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{SUB_TENANT})$")
 
 # ("Landlord"), (hereinafter referred to as "Lessor"), (collectively, "Landlord"),
 # ("Sublessor" or "Sublandlord"), ("the Tenant"), and the unbalanced 'hereinafter "Sublessee")'.
+# Unquoted, as English and residential leases write them: "(the Landlord)", "referred to
+# as the Landlord)", "(hereinafter referred to jointly and severally as the Tenant)",
+# "hereinafter called the Lessee".
 _MARKER = re.compile(
-    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{ROLE})\s*[",]?
-    [^()]{{0,60}}\)
-    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{ROLE})[",.]""",
+    rf"""(?:\(|\bhere\s?in\s?after\b)[^()"']{{0,60}}["']\s*(?:the\s+)?(?P<role>{ROLE})\s*
+    ["',]?[^()]{{0,60}}\)
+    |\b(?:as|called)\s+(?:the\s+)?["'](?P<role2>{ROLE})["',.]
+    |\((?:the\s+)?(?P<role3>{ROLE})\)
+    |\b(?:referred\s+to\s+(?:herein\s+)?(?:jointly\s+and\s+severally\s+)?as|here\s?in\s?after
+       \s+(?:called|named|referred\s+to\s+as))\s+(?:the\s+)?(?P<role4>{ROLE})\b(?!['’]s)""",
     re.IGNORECASE | re.VERBOSE,
 )
 # Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
 _COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b", re.IGNORECASE)
-_BETWEEN = re.compile(r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:]*")
+# Where the parties' names begin: "by and between", "BETWEEN:-", "by the following
+# parties:", and "made as of June 7, 2023 by ACME ..." (no "between" at all).
+_BETWEEN = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:\-]*"
+    r"|\b(?:by|between)\s+the\s+following\s+parties\b[\s,:\-]*"
+)
+_MADE_BY = re.compile(
+    r"(?i)\b(?:made|entered\s+into|executed|dated)\b[^.;()]{0,80}?\bby\s+(?-i:(?=[A-Z0-9]))"
+)
+# Before the second party: "... On the one hand; And Between", "of the one part and".
+_SECOND_PARTY = re.compile(r"(?i)\b(?:between|of\s+the\s+one\s+part|on\s+the\s+one\s+hand)\b")
 _PREAMBLE_CHARS = 1500
 _PREAMBLE_END = re.compile(r"(?i)\b(?:witnesseth|recitals|whereas|background)\b")
 _COVER_CHARS = 1500
@@ -95,7 +114,9 @@ _THE_BEFORE = re.compile(r"\b(?:The|THE)\s+$")
 
 
 _LEAD = re.compile(
-    r"[\s,;\-\ufffe_\"']*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?", re.IGNORECASE
+    r"[\s,;\-\ufffe_\"')]*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?"
+    r"(?:(?:\(\s*(?:\d{1,2}|[a-h]|[ivx]{1,4})\s*\)|\d{1,2}\.)\s+)?",  # "(1)", "(2)", "1."
+    re.IGNORECASE,
 )
 # The previous party's description running on: ", a public corporation created by ... and".
 _RUN_ON = re.compile(r"(?i)^[\s,;]*(?:a|an|having|whose|with|of|located|organized|its|which)\b")
@@ -110,6 +131,10 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
     taken ("Dated: 20 JANE SERGI ("the Landlord")" -> "JANE SERGI").
     """
     segment = text[start:end]
+    second = list(_SECOND_PARTY.finditer(segment))
+    if second:  # "... On the one hand; And Between TopSpin Ltd": the name follows it
+        start += second[-1].end()
+        segment = text[start:end]
     if _RUN_ON.match(segment):
         conjunctions = list(re.finditer(r"(?i)\band\b", segment))
         if not conjunctions:
@@ -194,8 +219,12 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     hi = min(main.end, lo + _PREAMBLE_CHARS)
     stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
     hi = stop.start() if stop else hi
-    between = _BETWEEN.search(flat.text, lo, hi)
-    markers = list(_MARKER.finditer(flat.text, lo, hi))
+    markers = [
+        m
+        for m in _MARKER.finditer(flat.text, lo, hi)
+        if not (m.group("role3") and _own_line(flat, m.start(), m.end()))
+    ]
+    between = _anchor(flat, lo, hi, markers[0].start() if markers else hi)
     if not markers and between:  # "between ACME LLC, as Landlord, and BETA INC., as Tenant"
         markers = list(_COVER_MARKER.finditer(flat.text, between.end(), hi))
     sub = any(_SUB_ROLES.match(_role_of(m)) for m in markers[:2])
@@ -235,8 +264,29 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     return cues, sub, aliases
 
 
+def _anchor(flat: FlatText, lo: int, hi: int, first_marker: int) -> re.Match[str] | None:
+    """Where the parties' names begin: "between" before the first role marker, else "made
+    ... by" before it ("THIS AMENDMENT is made as of June 7, 2023 by ACME ("Landlord")"),
+    else any "between"."""
+    between = _BETWEEN.search(flat.text, lo, hi)
+    if between is not None and between.start() < first_marker:
+        return between
+    made_by = _MADE_BY.search(flat.text, lo, first_marker)
+    return made_by or between
+
+
 def _role_of(marker: re.Match[str]) -> str:
-    return marker.group("role") or marker.groupdict().get("role2") or ""
+    groups = marker.groupdict()
+    return next((groups[g] for g in ("role", "role2", "role3", "role4") if groups.get(g)), "")
+
+
+def _own_line(flat: FlatText, start: int, end: int) -> bool:
+    """A role on a line of its own ("(Landlord)" above the name in a particulars table)
+    labels what follows it: it is no marker after a name."""
+    after = len(flat.text[end:]) - len(flat.text[end:].lstrip(" :"))
+    return flat.starts_line(start) and (
+        flat.starts_line(end + after) or end + after >= len(flat.text)
+    )
 
 
 def _with_co_parties(name: str, segment: str) -> tuple[str, int]:
@@ -279,16 +329,21 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 
 def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
-    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
     label = re.compile(
-        rf"(?i)(?<![\w'])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:'s\s+name)?(?=\s*[:.])"
+        rf"(?i)(?<![\w'/])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:['’]s\s+name)?(?=\s*[:.])"
     )
     cues: list[RoleCue] = []
     for found in labelled_values(flat, label, (main.start, main.end)):
         numbered = found.label[:1].isdigit()
         if found.separator != ":" and not numbered:
             continue
+        if _STACKED.search(flat.text, max(0, found.label_start - 40), found.label_start):
+            # "LANDLORD: TENANT: ACME LLC BETA INC.": two columns read as one line; the
+            # names below the labels cannot be told apart by reading order alone.
+            continue
         role = re.sub(r"^[\d.\s]+", "", found.label)
+        role = re.sub(r"(?i)['’]s\s+name$", "", role)
         if _SEE_COVER.match(found.value):
             # "Landlord: As listed on the cover page": the summary vouches for the cover
             # (a check of it: the name is read, and cited, on the cover).
@@ -301,7 +356,7 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
                 for c in cover
             ]
             continue
-        name = legal_name(found.value)
+        name = _names_in(found.value, several=_SEVERAL.search(role) is not None)
         if name is None:
             continue
         after = flat.text[found.start + len(name) : found.end + 120]
@@ -319,6 +374,29 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     return cues
 
 
+_STACKED = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:\s*$")
+# Labels that may list several people: "Tenant(s):", "Residents:".
+_SEVERAL = re.compile(r"(?i)\(s\)|s$")
+_NEXT_NAME = re.compile(r"\s*(?:,|;|&|\band\b)\s*")
+_PERSON = re.compile(r"^(?:[A-Z][\w'.-]*\s+){1,3}[A-Z][\w'-]+$")
+
+
+def _names_in(value: str, several: bool) -> str | None:
+    """The name a label gives; under a "Tenant(s):" label every person listed, joined by
+    "and" ("Alex Moreno, Jamie Moreno" -> "Alex Moreno and Jamie Moreno")."""
+    name = legal_name(value)
+    if name is None or not several or not _PERSON.match(name):
+        return name
+    names, rest = [name], value[value.find(name) + len(name) :] if name in value else ""
+    while (joint := _NEXT_NAME.match(rest)) is not None:
+        other = legal_name(rest[joint.end() :])
+        if other is None or not _PERSON.match(other) or not rest.startswith(other, joint.end()):
+            break
+        names.append(other)
+        rest = rest[joint.end() + len(other) :]
+    return " and ".join(names)
+
+
 def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
     """ "Landlord: 150 Main Street, LLC, a Delaware limited liability company." on its own
     line: the summary's statement of a party, shaped like a clean preamble's."""
@@ -330,6 +408,100 @@ def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
         and _ENTITY_TYPE.match(rest.rstrip(" .")) is not None
         and not _BLANK_MARKS.search(found.value)
     )
+
+
+def _particulars_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """Where a lease lists its parties in a table or its particulars without a colon: the
+    role on a line of its own above the name ("(Landlord)" / "Kelaty Propco Limited"), the
+    Land Registry's "LR3. Parties to this lease Landlord X Tenant Y", and a signature
+    block's quoted heading ('"LANDLORD" ACME LLC, a ... By:')."""
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
+    cues: list[RoleCue] = []
+    own_line = re.compile(rf"(?i)\(?(?:the\s+)?(?P<role>{roles})\)?\s*")
+    for match in own_line.finditer(flat.text, main.start, main.end):
+        if not _labels_line(flat, match.start(), match.end()):
+            continue
+        name_at = match.end()
+        line_end = _line_end(flat, name_at)
+        cue = _name_cue(flat, match.group("role"), name_at, line_end, "summary")
+        cues += [cue] if cue else []
+    for heading in _PARTIES_HEADING.finditer(flat.text, main.start, main.end):
+        hi = min(main.end, heading.end() + _PARTIES_HEADING_CHARS)
+        stop = _PARTIES_HEADING_END.search(flat.text, heading.end(), hi)
+        hi = stop.start() if stop else hi
+        listed = list(
+            re.finditer(rf"(?<![\w'/])(?P<role>{roles})\b\s+(?=[A-Z0-9])", flat.text[:hi])
+        )
+        listed = [m for m in listed if m.start() >= heading.end()]
+        for index, role in enumerate(listed):
+            end = listed[index + 1].start() if index + 1 < len(listed) else hi
+            cue = _name_cue(flat, role.group("role"), role.end(), end, "summary")
+            cues += [cue] if cue else []
+    cues += _quoted_heading_cues(flat, main, roles)
+    return [(kind, cue) for kind, cue in cues if len(cue.value.split()) >= 2]
+
+
+def _quoted_heading_cues(flat: FlatText, main: Agreement, roles: str) -> list[RoleCue]:
+    """'"LANDLORD" ACME LLC, a ... By: ___ "TENANT" BETA INC. By: ___': a quoted role heads
+    the signature block below it, unless the headings are captions under the blocks (the
+    first one follows a "By:"/"Title:" line): then each names the block above it, and the
+    name after it is the next party's."""
+    quoted = re.compile(rf"(?i)\"(?P<role>{roles})\"\s+(?=[A-Z0-9])")
+    cues: list[RoleCue] = []
+    for match in quoted.finditer(flat.text, main.start, main.end):
+        cue = _name_cue(flat, match.group("role"), match.end(), match.end() + 200, "signature")
+        if cue is None or cue[1].source != "signature":
+            continue
+        if not cues and _AFTER_SIGNATURE.search(
+            flat.text, max(0, match.start() - 80), match.start()
+        ):
+            return []
+        cues.append(cue)
+    return cues
+
+
+_AFTER_SIGNATURE = re.compile(r"\b(?:By|BY|Name|NAME|Title|TITLE|Its|ITS|Date|DATE)\s*:|/s/")
+
+
+def _labels_line(flat: FlatText, start: int, end: int) -> bool:
+    """A role alone on its line, after a line that ends a statement: a particulars label
+    ("(Landlord)" above the name), not a role marker broken over lines ('("Landlord")')
+    nor the end of a sentence ("... REATA INC., Tenant" / "TABLE OF CONTENTS")."""
+    if not _own_line(flat, start, end):
+        return False
+    before = flat.text[max(0, start - 12) : start].rstrip()
+    return not re.search(r"\([\"']?$|[,;&]$|\b(?:and|or|the|of|by|as)$", before) and flat.text[
+        end : end + 1
+    ] not in {'"', "'", ")"}
+
+
+_PARTIES_HEADING = re.compile(
+    r"(?i)\bparties\s+to\s+this\s+(?:(?:sub|under)?lease|deed|agreement|tenancy)\b\s*:?\s*"
+)
+_PARTIES_HEADING_CHARS = 900
+_PARTIES_HEADING_END = re.compile(r"(?i)\bother\s+parties\b|\bLR\s?4\b")
+
+
+def _line_end(flat: FlatText, index: int) -> int:
+    starts = flat.shared("sorted line starts", lambda: sorted(flat.line_starts))
+    at = bisect_right(starts, index)
+    return starts[at] if at < len(starts) else len(flat.text)
+
+
+def _name_cue(flat: FlatText, role: str, start: int, end: int, source: str) -> RoleCue | None:
+    """The name that ``text[start:end]`` begins with, as a cue for ``role``: a signature
+    when a "By:" line follows it, else ``source``."""
+    value = flat.text[start:end]
+    name = legal_name(value)
+    if name is None or not value.lstrip(" ").startswith(name):
+        return None
+    at = start + value.find(name)
+    after = flat.text[at + len(name) : at + len(name) + 160]
+    if _SIGNS.match(after):
+        source, weight = "signature", SIGNATURE
+    else:
+        weight = SUMMARY if source == "summary" else SIGNATURE
+    return _role_kind(role), Cue(name, at, at + len(name), source, weight)
 
 
 def _summary_states_parties(role_cues: list[RoleCue], named_elsewhere: bool) -> list[RoleCue]:
@@ -439,7 +611,7 @@ def extract_parties(document: Document) -> list[RawField]:
         )
 
     role_cues += _cover_cues(flat, main, sub)
-    labels = _label_cues(flat, main, sub)
+    labels = _label_cues(flat, main, sub) + _particulars_cues(flat, main, sub)
     role_cues += _summary_states_parties(labels, named_elsewhere=bool(role_cues))
     role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
     out = []

@@ -254,7 +254,12 @@ def _label_start(value: str, colon: int) -> int:
     if not words:
         return colon
     i = len(words) - 1
-    while i >= 2 and words[i - 1].group().lower() in _CONNECTORS:
+    # Not across a comma: in "Jane Roe and us, the owner/agent:" the label is "owner/agent".
+    while (
+        i >= 2
+        and words[i - 1].group().lower() in _CONNECTORS
+        and not re.search(r"[,;]", value[words[i - 2].end() : words[i].start()])
+    ):
         i -= 2
     if i >= 1:
         previous = words[i - 1].group()
