@@ -19,8 +19,9 @@ from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.parsing.base import Document, Page, PageSource
 
 _NOUN = (
-    r"(?:LEASE|SUBLEASE|SUB-LEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|GUARANTEE|"
-    r"MODIFICATION|EXTENSION|RENEWAL|LETTER)"
+    r"(?:LEASE|SUBLEASE|SUB-LEASE|UNDERLEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|"
+    r"GUARANTEE|MODIFICATION|EXTENSION|RENEWAL|LETTER|TERMINATION|SURRENDER|DEED|CONTRACT|"
+    r"TENANCY)"
 )
 _TITLE_WORD = r"(?:[A-Z0-9][\w.,'&/-]*|to|of|and|for)"
 OPENER = re.compile(
@@ -41,8 +42,19 @@ _ANCILLARY = re.compile(
     r"(?i)\b(?:consent|guarant(?:y|ee)|estoppel|subordination|non-?disturbance|attornment|"
     r"recognition|memorandum|certificate|letter\s+of\s+credit|declaration|confirmation)\b"
 )
+# An agreement that changes another lease, or ends it: a termination or a surrender is
+# an amendment of that lease for routing (never committed as a lease).
 _AMENDMENT_TITLE = re.compile(
-    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement)\b"
+    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement|"
+    r"terminat(?:ion|e|ing)|surrender|cancell?ation)\b"
+)
+# The heading right above a generic "THIS AGREEMENT": "LEASE TERMINATION AGREEMENT",
+# "SURRENDER OF LEASE", "FIRST AMENDMENT TO LEASE" (nothing but a parenthesis after it).
+_CHANGES_LEASE_HEADING = re.compile(
+    r"(?i)\b(?:(?:(?:early|partial)\s+)?(?:sub-?)?lease\s+(?:termination|surrender|cancell?ation|"
+    r"amendment)(?:\s+agreement)?|(?:termination|surrender|cancell?ation)\s+(?:of|to)\s+"
+    r"(?:sub-?)?(?:lease|tenancy)(?:\s+agreement)?|(?:\w+\s+)?amendment\s+to\s+(?:sub-?)?lease"
+    r"(?:\s+agreement)?|deed\s+of\s+surrender)\b(?=\s*(?:\([^()]{0,80}\)\s*)?$)"
 )
 # How far back from an opener its own title and heading may sit.
 _HEADING_BACK = 160
@@ -106,6 +118,11 @@ def agreements(flat: FlatText) -> list[Agreement]:
         # "THIS SNDA AGREEMENT" names itself; a bare "This Agreement" is named by its heading.
         generic = re.fullmatch(r"(?i)agreement", title) is not None
         ancillary = bool(_ANCILLARY.search(title) or (generic and _ANCILLARY.search(head)))
+        heading = _CHANGES_LEASE_HEADING.search(
+            flat.text, max(0, match.start() - _HEADING_BACK), match.start()
+        )
+        if generic and heading is not None:
+            title = " ".join(heading.group(0).split())
         out.append(
             Agreement(
                 start,
