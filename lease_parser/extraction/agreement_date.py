@@ -36,13 +36,25 @@ NAMED = 0.35
 RESTATED = 0.4
 
 _PREAMBLE_CHARS = 320
-_PARTIES = re.compile(r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b")
+_PARTIES = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b|\bby\s+the\s+following\s+parties\b"
+)
 # "DATED AS OF MAY 10, 2019" on a cover page; "Date: January 5, 2021" atop a short lease.
 _COVER_DATED = re.compile(r"(?i)\b(?:dated\b\s*(?:as\s+of)?|date\s*:)\s*:?\s*$")
 _LABEL = re.compile(
-    r"(?i)\b(?:lease\s+date|date\s+of\s+(?:this\s+)?(?:sub)?lease|effective\s+date|"
-    r"execution\s+date|agreement\s+date)\s*:?\s*$"
+    r"(?i)\b(?:(?:sub)?lease\s+(?:reference\s+|contract\s+)?date|date\s+of\s+(?:this\s+)?"
+    r"(?:sub|under)?(?:lease|tenancy|agreement|contract)(?:\s+agreement)?|effective\s+date|"
+    r"execution\s+date|(?:tenancy\s+)?agreement\s+date|contract\s+date)\s*:?\s*$"
 )
+# An agreement without a "THIS LEASE" opener dating itself before the parties: "Lease
+# Contract Drawn Up and Signed on 3 July 2003 Between ...", "Agreement made on ... between".
+_MADE_ON = re.compile(
+    r"(?i)\b(?:drawn\s+up(?:\s+and\s+signed)?|signed|made(?:\s+and\s+(?:signed|entered\s+into))?|"
+    r"executed|entered\s+into)\s+(?:on|at|this)\s+(?:the\s+)?$"
+)
+_MADE_ON_PARTIES = 200
+# "04/13/23 04:33:44 PM": an e-signature's or a printer's timestamp, never the lease date.
+_TIME_FOLLOWS = re.compile(r"\s*(?:at\s+)?\d{1,2}:\d{2}")
 # Signature blocks: a "Date:" label near "By:", "/s/", "Name:", "Title:" (case matters:
 # "its mortgage dated October 30, 2018" is a reference, not a signature).
 _SIGNATURE_DATE = re.compile(r"\b(?:Date|DATE|Dated|DATED)\s*:?\s*$")
@@ -136,6 +148,8 @@ def _context_cues(flat: FlatText, main: Agreement, amendment: bool) -> list[Cue]
     cues = []
     cover_end = main.opener_start if main.opener_end else main.start + 1500
     for mention in dates_in(flat, main.start, main.end):
+        if _TIME_FOLLOWS.match(flat.text, mention.end):
+            continue
         before = flat.text[max(main.start, mention.start - 60) : mention.start]
         source = _source(flat, main, mention, before, cover_end, amendment)
         if source is not None:
@@ -153,6 +167,13 @@ def _source(
 ) -> tuple[str, float] | None:
     if not main.opener_end and mention.start < main.start + 600 and _RIDER.search(before):
         return ("rider", RIDER) if not amendment else None
+    if (
+        not main.opener_end
+        and mention.start < cover_end
+        and _MADE_ON.search(before)
+        and _PARTIES.search(flat.text, mention.end, mention.end + _MADE_ON_PARTIES)
+    ):
+        return "preamble", PREAMBLE
     cover = _COVER_DATED.search(before) if mention.start < cover_end else None
     if cover:
         # An amendment's "RE: Lease Dated: ..." names the lease it amends.

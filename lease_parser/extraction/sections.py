@@ -35,8 +35,20 @@ OPENER = re.compile(
       |(?:by\s+and\s+)?between|among))\b""",
     re.VERBOSE,
 )
-# An opener names its parties soon after ("... by and between X and Y").
-_PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b")
+# An opener names its parties soon after ("... by and between X and Y", "by the following
+# parties:").
+_PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b|\bby\s+the\s+following\s+parties\b")
+# A residential lease may open "The lease (herein after referred to as the Lease) is made
+# this 9/24/23 day, by and between": read as an opener only near the start of a file that
+# has no "THIS LEASE" opener there (elsewhere "The Lease was made between" recites one).
+FALLBACK_OPENER = re.compile(
+    rf"""\b(?:The|THE)\s+
+    (?P<title>(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_NOUN}(?:\s+{_NOUN})?)\b)
+    (?:\s*\([^()]{{0,100}}\))?\s*,?\s*
+    (?i:is\s+)(?P<verb>(?i:made|entered|dated))\b""",
+    re.VERBOSE,
+)
+_FALLBACK_CHARS = 2000
 _PARTIES_WITHIN = 500
 _ANCILLARY = re.compile(
     r"(?i)\b(?:consent|guarant(?:y|ee)|estoppel|subordination|non-?disturbance|attornment|"
@@ -90,6 +102,10 @@ def _openers(flat: FlatText) -> list[re.Match[str]]:
         if found and match.start() - found[-1].start() < _MIN_AGREEMENT_CHARS:
             continue
         found.append(match)
+    if not found or found[0].start() > _FALLBACK_CHARS:
+        fallback = FALLBACK_OPENER.search(flat.text, 0, _FALLBACK_CHARS)
+        if fallback and _PARTIES_FOLLOW.search(flat.text, fallback.end(), fallback.end() + 300):
+            found.insert(0, fallback)
     return found
 
 
