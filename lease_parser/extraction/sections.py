@@ -38,6 +38,8 @@ OPENER = re.compile(
 # An opener names its parties soon after ("... by and between X and Y", "by the following
 # parties:").
 _PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b|\bby\s+the\s+following\s+parties\b")
+# "THIS AMENDMENT is made as of June 7, 2023 by ACME CORP ("Landlord")": no "between".
+_MADE_BY = re.compile(r"^[^.;()]{0,80}?\b(?i:by)\s+[A-Z0-9][\w.,&'-]*\s+[A-Z0-9&]")
 # A residential lease may open "The lease (herein after referred to as the Lease) is made
 # this 9/24/23 day, by and between": read as an opener only near the start of a file that
 # has no "THIS LEASE" opener there (elsewhere "The Lease was made between" recites one).
@@ -97,6 +99,7 @@ def _openers(flat: FlatText) -> list[re.Match[str]]:
         if not (
             verb.startswith(("amends", "to be", "between", "among", "by"))
             or _PARTIES_FOLLOW.search(flat.text, match.end(), match.end() + _PARTIES_WITHIN)
+            or _MADE_BY.match(flat.text[match.end() : match.end() + 200])
         ):
             continue
         if found and match.start() - found[-1].start() < _MIN_AGREEMENT_CHARS:
