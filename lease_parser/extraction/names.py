@@ -16,8 +16,11 @@ SUB_TENANT = r"Sub-?tenant|Sub-?lessee|Subtenant|Sublessee"
 # The words leases name the parties by. Residential leases made with property-management
 # software say "Owner/Agent", "Landlord/Owner", "Resident(s)", "Tenant(s)"; translated
 # leases "Leaser". Longer forms first: an alternation takes the first that matches.
-LANDLORD_WORDS = r"Landlord/(?:Owner|Agent)|Owner/Agent|Lessor/Agent|Landlord|Lessor|Leaser|Owner"
-TENANT_WORDS = r"Tenants?\(s\)|Residents?\(s\)|Lessees?\(s\)|Residents?|Tenant|Lessee"
+LANDLORD_WORDS = (
+    r"Landlord/(?:Owner|Agent)|Owner/Agent|Lessor/Agent|Landlords?\(s\)|Owners?\(s\)|Landlord|"
+    r"Lessor|Leaser|Owner"
+)
+TENANT_WORDS = r"Tenants?\(s\)|Residents?\(s\)|Lessees?\(s\)|Residents?|Tenants?|Lessees?"
 ROLE = rf"{SUB_LANDLORD}|{SUB_TENANT}|{LANDLORD_WORDS}|{TENANT_WORDS}"
 # "LANDLORD:", "Tenant(s):", "Owner/Agent :": a role label, which no party's name holds.
 ROLE_LABEL = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:")
@@ -39,7 +42,7 @@ _DESCRIPTION = re.compile(
     |,?\s+(?:c/o|care\s+of|attn\.?|attention)(?=\W)
     |,?\s+(?:incorporated|registered|established|formed)\s+(?:in|under)\b
     |\s+of\s+(?:\d|flat\b|unit\b|apartment\b|suite\b)
-    |\s+and\s+(?:us|we|you)\b
+    |\s+and\s+(?:us|we|you)\b|\s*;
     |\s*\[|\s*\((?![\w.\ ]{1,20}\)\s*(?:ltd|limited|llc|inc|plc|pty|gmbh|corp|corporation|
         company|l\.?p|s\.?a)\b(?!\s+(?:liability|partnership)))""",
 )

@@ -297,7 +297,7 @@ def _label_start(value: str, colon: int) -> int:
         and not re.search(r"[,;]", value[words[i - 2].end() : words[i].start()])
     ):
         i -= 2
-    if i >= 1:
+    if i >= 1 and words[i].group().lower().rstrip(".") not in _LABELS_ALONE:
         previous = words[i - 1].group()
         gap = value[words[i - 1].end() : words[i].start()]
         closes_name = _SUFFIX_WORD.fullmatch(previous.rstrip(".")) or previous.endswith(".")
@@ -307,6 +307,11 @@ def _label_start(value: str, colon: int) -> int:
 
 
 _CONNECTORS = frozenset({"of", "and", "for", "the", "to", "in", "&"})
+# Words that are a label on their own: "Jane Roe Resident:" is the name, then the label.
+_LABELS_ALONE = frozenset(
+    "landlord tenant lessor lessee resident residents owner occupant occupants guarantor "
+    "sublandlord subtenant sublessor sublessee".split()
+)
 _SUFFIX_WORD = re.compile(
     r"(?i)inc|llc|l\.l\.c|lp|l\.p|llp|ltd|corp|corporation|company|co|plc|trust|n\.a"
 )

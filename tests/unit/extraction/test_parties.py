@@ -491,6 +491,18 @@ def test_preambles_of_english_translated_and_residential_leases(
             "Alex Moreno and Jamie Moreno",
         ),
         (
+            "LEASE AGREEMENT Landlord(s): Jane Roe   Tenant(s): Bob Lee; Ann Lee   Property "
+            "Address: 1 Main St",
+            "Jane Roe",
+            "Bob Lee and Ann Lee",
+        ),
+        (
+            "This Lease is made between Jane Roe, as Landlord, and Bob Lee and Ann Lee, as "
+            "Tenants.",
+            "Jane Roe",
+            "Bob Lee and Ann Lee",
+        ),
+        (
             "APARTMENT LEASE\nOwner/Agent: Riverside Commons Apartments\n"
             "Resident(s): Taylor Quinn\nUnit: 204\n"
             "The Owner/Agent leases the unit to the Resident(s) on the terms below.",
