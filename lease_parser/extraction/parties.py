@@ -66,7 +66,10 @@ _MARKER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 # Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
-_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b", re.IGNORECASE)
+_COVER_MARKER = re.compile(
+    rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b(?!\s+(?:in\s+common|by\s+the\s+entirety))",
+    re.IGNORECASE,
+)
 # Where the parties' names begin: "by and between", "BETWEEN:-", "by the following
 # parties:", and "made as of June 7, 2023 by ACME ..." (no "between" at all).
 _BETWEEN = re.compile(
@@ -273,6 +276,45 @@ def _anchor(flat: FlatText, lo: int, hi: int, first_marker: int) -> re.Match[str
         return between
     made_by = _MADE_BY.search(flat.text, lo, first_marker)
     return made_by or between
+
+
+# '("NAI")': a short name the preamble gives a party instead of its role.
+_NICKNAME = re.compile(r"""\(\s*(?:the\s+)?["'](?P<nick>[A-Z][\w.&-]{1,20})\s*["']\s*\)""")
+_DEMISE = r"(?:(?:shall|does|will)\s+)?(?:hereby\s+)?(?:sub)?(?:leases?|demises?|lets?)\b"
+
+
+def _demise_cues(flat: FlatText, main: Agreement) -> list[RoleCue]:
+    """ "between BNP LEASING CORP ("BNPPLC") ... and NETWORK APPLIANCE, INC. ("NAI")" with no
+    role: the grant ("NAI does hereby LEASE, DEMISE and LET unto BNPPLC") says who lets the
+    premises to whom."""
+    lo = main.opener_start
+    hi = min(main.end, lo + _PREAMBLE_CHARS)
+    stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
+    hi = stop.start() if stop else hi
+    nicks = [m for m in _NICKNAME.finditer(flat.text, lo, hi) if not re.fullmatch(ROLE, m["nick"])]
+    between = _anchor(flat, lo, hi, nicks[0].start() if nicks else hi)
+    if len(nicks) != 2 or between is None:
+        return []
+    named: dict[str, tuple[int, str]] = {}
+    boundary = between.end()
+    for nick in nicks:
+        found = _name_before(flat.text, boundary, nick.start(), anchored=True)
+        boundary = nick.end()
+        if found is None:
+            return []
+        named[nick["nick"]] = found
+    (a, b) = named
+    for lessor, lessee in ((a, b), (b, a)):
+        grant = re.compile(
+            rf"(?<![\w\"]){re.escape(lessor)}\s+(?i:{_DEMISE})[^.;]{{0,80}}?\b(?i:un)?to\s+"
+            rf"(?:the\s+)?{re.escape(lessee)}\b"
+        )
+        if grant.search(flat.text, hi, main.end):
+            return [
+                (kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE))
+                for kind, (offset, name) in (("landlord", named[lessor]), ("tenant", named[lessee]))
+            ]
+    return []
 
 
 def _role_of(marker: re.Match[str]) -> str:
@@ -599,6 +641,8 @@ def extract_parties(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
     role_cues, sub, aliases = _preamble_cues(flat, main)
+    if not role_cues:
+        role_cues = _demise_cues(flat, main)
 
     def same(a: str, b: str) -> bool:
         """One party: the same name, or a trade name and the name it is the trade name of."""

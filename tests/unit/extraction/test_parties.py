@@ -620,3 +620,39 @@ def test_a_legal_name_ends_before_an_agent_an_address_or_the_next_party(
 )
 def test_a_role_label_is_never_part_of_a_name(text: str) -> None:
     assert legal_name(text) is None
+
+
+def test_tenants_in_common_is_no_role() -> None:
+    text = (
+        "LEASE AGREEMENT BETWEEN ASH PROPERTIES, L.L.C., a New Jersey limited liability "
+        "company and BIRCH ROAD, L.L.C., a New Jersey limited liability company as Tenants in "
+        "Common, AS LANDLORD -AND- CEDAR PHARMA, INC., a Delaware corporation AS TENANT " + FILLER
+    )
+    found = parties(text)
+    candidates = [found["tenant"].value] + [a.value for a in found["tenant"].alternatives]
+    assert found["tenant"].value == "CEDAR PHARMA, INC."
+    assert "ASH PROPERTIES, L.L.C." not in candidates
+    assert "in Common" not in [a.value for a in found["landlord"].alternatives]
+
+
+def test_the_demise_tells_which_defined_party_is_the_landlord() -> None:
+    """A preamble naming the parties by short defined names, no roles: the clause granting
+    the lease says who lets to whom."""
+    text = (
+        'This GROUND LEASE (this "Ground Lease"), dated as of July 17, 2007, is made by and '
+        'between ORCHARD LEASING CORPORATION ("OLC"), a Delaware corporation, and TIDEWATER '
+        'SYSTEMS, INC. ("TSI"), a Delaware corporation. RECITALS OLC and TSI are parties to '
+        "other agreements." + FILLER + " 1. Demise. In consideration of the rent, TSI does "
+        "hereby LEASE, DEMISE and LET unto OLC for the term hereinafter set forth the Land."
+    )
+    found = parties(text)
+    assert found["landlord"].value == "TIDEWATER SYSTEMS, INC."
+    assert found["tenant"].value == "ORCHARD LEASING CORPORATION"
+
+
+def test_defined_names_without_a_demise_name_no_role() -> None:
+    text = (
+        "This AGREEMENT, dated as of July 17, 2007, is made by and between ORCHARD LEASING "
+        'CORPORATION ("OLC") and TIDEWATER SYSTEMS, INC. ("TSI").' + FILLER
+    )
+    assert parties(text) == {}
