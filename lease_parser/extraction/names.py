@@ -20,7 +20,9 @@ LANDLORD_WORDS = (
     r"Landlord/(?:Owner|Agent)|Owner/Agent|Lessor/Agent|Landlords?\(s\)|Owners?\(s\)|Landlord|"
     r"Lessor|Leaser|Owner"
 )
-TENANT_WORDS = r"Tenants?\(s\)|Residents?\(s\)|Lessees?\(s\)|Residents?|Tenants?|Lessees?"
+TENANT_WORDS = (
+    r"Tenants?\(s\)|Residents?\(s\)|Lessees?\(s\)|Residents?|Tenants?|Lessees?|Under-?tenant"
+)
 ROLE = rf"{SUB_LANDLORD}|{SUB_TENANT}|{LANDLORD_WORDS}|{TENANT_WORDS}"
 # "LANDLORD:", "Tenant(s):", "Owner/Agent :": a role label, which no party's name holds.
 ROLE_LABEL = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:")

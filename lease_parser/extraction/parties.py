@@ -372,8 +372,10 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
     roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
+    # "Landlord:", "1.1 Landlord.", "Landlord's name:", "Name of Landlord:", "Tenant Name(s):"
     label = re.compile(
-        rf"(?i)(?<![\w'/])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:['’]s\s+name)?(?=\s*[:.])"
+        rf"(?i)(?<![\w'/])(?:\d+(?:\.\d+)*\.?\s+)?(?:name\s+of\s+(?:the\s+)?)?(?P<role>{roles})"
+        r"(?:['’]s)?(?:\s+(?:full\s+|legal\s+)?names?(?:\s*\(s\))?)?(?=\s*[:.])"
     )
     cues: list[RoleCue] = []
     for found in labelled_values(flat, label, (main.start, main.end)):
@@ -384,8 +386,8 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
             # "LANDLORD: TENANT: ACME LLC BETA INC.": two columns read as one line; the
             # names below the labels cannot be told apart by reading order alone.
             continue
-        role = re.sub(r"^[\d.\s]+", "", found.label)
-        role = re.sub(r"(?i)['’]s\s+name$", "", role)
+        said = re.search(rf"(?i)(?<![\w'/])(?:{roles})", found.label)
+        role = said.group(0) if said else found.label
         if _SEE_COVER.match(found.value):
             # "Landlord: As listed on the cover page": the summary vouches for the cover
             # (a check of it: the name is read, and cited, on the cover).
@@ -398,7 +400,8 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
                 for c in cover
             ]
             continue
-        name = _names_in(found.value, several=_SEVERAL.search(role) is not None)
+        several = _SEVERAL.search(role) is not None or "(s)" in found.label.lower()
+        name = _names_in(found.value, several=several)
         if name is None:
             continue
         after = flat.text[found.start + len(name) : found.end + 120]
@@ -530,9 +533,14 @@ def _line_end(flat: FlatText, index: int) -> int:
     return starts[at] if at < len(starts) else len(flat.text)
 
 
+_NAME_LABEL = re.compile(r"(?i)\s*(?:full\s+|legal\s+)?names?\s*:\s*")
+
+
 def _name_cue(flat: FlatText, role: str, start: int, end: int, source: str) -> RoleCue | None:
     """The name that ``text[start:end]`` begins with, as a cue for ``role``: a signature
     when a "By:" line follows it, else ``source``."""
+    named = _NAME_LABEL.match(flat.text, start, end)  # "Landlord" / "Name: ACME LIMITED"
+    start = named.end() if named else start
     value = flat.text[start:end]
     name = legal_name(value)
     if name is None or not value.lstrip(" ").startswith(name):

@@ -656,3 +656,38 @@ def test_defined_names_without_a_demise_name_no_role() -> None:
         'CORPORATION ("OLC") and TIDEWATER SYSTEMS, INC. ("TSI").' + FILLER
     )
     assert parties(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "landlord", "tenant"),
+    [
+        (
+            "RESIDENTIAL LEASE\nName of Landlord: Oak Terrace Rentals LLC\nTenant Name(s): "
+            "Alex Moreno, Jamie Moreno\nPremises: 9 Pine St, Dayton, OH 45402",
+            "Oak Terrace Rentals LLC",
+            "Alex Moreno and Jamie Moreno",
+        ),
+        (
+            "APARTMENT LEASE\nLandlord Name: Riverside Commons Apartments LLC\nResident Name: "
+            "Taylor Quinn\nUnit: 204",
+            "Riverside Commons Apartments LLC",
+            "Taylor Quinn",
+        ),
+        (
+            "LEASE PARTICULARS\nLandlord\nName: Heron Quay Investments Limited\nAddress: 5 Dock "
+            "Street, London\nTenant\nName: Kestrel Analytics Limited\nAddress: 7 Mill Lane",
+            "Heron Quay Investments Limited",
+            "Kestrel Analytics Limited",
+        ),
+        (
+            "THIS UNDERLEASE is made on 4 March 2019 BETWEEN (1) ALDER ESTATES LIMITED (the "
+            '"Landlord") and (2) BRAMBLE SOFTWARE LIMITED (the "Undertenant").',
+            "ALDER ESTATES LIMITED",
+            "BRAMBLE SOFTWARE LIMITED",
+        ),
+    ],
+)
+def test_form_fields_filled_in_name_the_parties(text: str, landlord: str, tenant: str) -> None:
+    found = parties(text + FILLER)
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
