@@ -53,6 +53,22 @@ _MADE_ON = re.compile(
     r"executed|entered\s+into)\s+(?:on|at|this)\s+(?:the\s+)?$"
 )
 _MADE_ON_PARTIES = 200
+# A particulars table read without its cell borders: "PARTICULARS Date 12 May 2021 Landlord
+# ...", "BASIC LEASE INFORMATION Lease Date 5 June 2020": the row's label has no colon.
+_PARTICULARS = re.compile(
+    r"\b(?:PARTICULARS|Particulars|KEY\s+TERMS|Key\s+Terms|BASIC\s+(?:LEASE\s+)?(?:INFORMATION|"
+    r"TERMS|PROVISIONS)|Basic\s+(?:Lease\s+)?(?:Information|Terms|Provisions)|LEASE\s+SUMMARY|"
+    r"Lease\s+Summary|SUMMARY\s+OF\s+(?:BASIC\s+)?(?:LEASE\s+)?TERMS)\b"
+)
+_PARTICULARS_CHARS = 1200
+# The row's label: "Date" alone (not "Commencement Date": the word before it is not a
+# name's), "Lease Date", "Date of this Lease".
+_ROW_LABEL = re.compile(
+    r"(?:(?:[^\w\s-]\s*|\b(?:PARTICULARS|Particulars|TERMS|Terms|INFORMATION|Information|"
+    r"PROVISIONS|Provisions|SUMMARY|Summary)\s+)(?:Date|DATE)|\b(?:Lease|LEASE|Agreement|AGREEMENT)"
+    r"\s+(?:Date|DATE)|\b(?:Date|DATE)\s+(?:of|OF)\s+(?:this\s+|THIS\s+)?(?:Lease|LEASE|"
+    r"Agreement|AGREEMENT))\s+$"
+)
 # "04/13/23 04:33:44 PM": an e-signature's or a printer's timestamp, never the lease date.
 _TIME_FOLLOWS = re.compile(r"\s*(?:at\s+)?\d{1,2}:\d{2}")
 # Signature blocks: a "Date:" label near "By:", "/s/", "Name:", "Title:" (case matters:
@@ -185,12 +201,19 @@ def _source(
             return "cover", COVER
     if _LABEL.search(before):
         return "summary", SUMMARY
+    if _ROW_LABEL.search(before) and _in_particulars(flat, main, mention.start):
+        return "summary", SUMMARY
     # The signatures may come before the date or, as an amendment often ends ("Dated:
     # March 22, 2007 WITNESSES ... By /s/"), right after it.
     around = flat.text[max(main.start, mention.start - 200) : min(main.end, mention.end + 200)]
     if _SIGNATURE_DATE.search(before) and _SIGNATURE_NEAR.search(around):
         return "signature", SIGNATURE
     return None
+
+
+def _in_particulars(flat: FlatText, main: Agreement, at: int) -> bool:
+    heading = _PARTICULARS.search(flat.text, max(main.start, at - _PARTICULARS_CHARS), at)
+    return heading is not None
 
 
 def _defined_cues(flat: FlatText, main: Agreement) -> list[Cue]:

@@ -247,6 +247,16 @@ def test_a_date_line_atop_a_short_lease() -> None:
             "LR2.1 Landlord's title number NGL123456",
             "2007-02-07",
         ),
+        (  # a particulars table read without its cell borders
+            "PARTICULARS Date 12 May 2021 Landlord Heron Quay Investments Limited Tenant "
+            "Kestrel Analytics Limited Property Unit 3, Heron Quay",
+            "2021-05-12",
+        ),
+        (
+            "BASIC LEASE INFORMATION Lease Date 5 June 2020 Landlord Jane Roe LLC Tenant Bob "
+            "Lee Inc.",
+            "2020-06-05",
+        ),
         (
             "This Tenancy Agreement is made on 12 August 2021 between Heron Quay Investments "
             'Limited ("the Landlord") and Priya Natarajan ("the Tenant").',
@@ -256,6 +266,14 @@ def test_a_date_line_atop_a_short_lease() -> None:
 )
 def test_the_forms_a_lease_dates_itself_in(text: str, iso: str) -> None:
     assert lease_date(text + FILLER) == iso
+
+
+def test_a_date_in_the_particulars_must_be_the_agreements() -> None:
+    text = (
+        "PARTICULARS Term Commencement Date 1 July 2021 Rent Commencement Date 1 October "
+        "2021 Landlord Heron Quay Investments Limited"
+    )
+    assert lease_date(text + FILLER) is None
 
 
 def test_an_esignature_timestamp_and_a_print_date_are_not_the_lease_date() -> None:
