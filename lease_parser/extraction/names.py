@@ -45,6 +45,8 @@ _DESCRIPTION = re.compile(
     |,?\s+(?:incorporated|registered|established|formed)\s+(?:in|under)\b
     |\s+of\s+(?:\d|flat\b|unit\b|apartment\b|suite\b)
     |\s+and\s+(?:us|we|you)\b|\s*;
+    |,?\s+p\.?\s?o\.?\s+box\b
+    |,?\s+(?:mailing\s+)?(?:address|phone|tel|telephone|e-?mail|fax|mobile|cell)\s*(?:no\.?\s*)?:
     |\s*\[|\s*\((?![\w.\ ]{1,20}\)\s*(?:ltd|limited|llc|inc|plc|pty|gmbh|corp|corporation|
         company|l\.?p|s\.?a)\b(?!\s+(?:liability|partnership)))""",
 )

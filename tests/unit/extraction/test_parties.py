@@ -606,6 +606,11 @@ def test_a_name_never_carries_a_role_word_or_a_second_party(signatures: str) -> 
         ("Ko-Mar Ltd. Of Rehov Hagefen 9, Haifa", "Ko-Mar Ltd."),
         ("Kestrel Analytics Limited of 7 Mill Lane, Bristol", "Kestrel Analytics Limited"),
         ("Harbor Point LLC Nimbus Robotics, Inc.", "Harbor Point LLC"),
+        ("Jane Roe P.O. Box 512, Aspen, CO", "Jane Roe"),
+        ("Jane Roe Address: 1 Main St Phone: 555-0100", "Jane Roe"),
+        ("Jane Roe Tel: 555-0100", "Jane Roe"),
+        ("Jane Roe 1234 Elm Street, Dayton", "Jane Roe"),
+        ("Harbor Point LLC, 100 Main Street, Suite 4", "Harbor Point LLC"),
     ],
 )
 def test_a_legal_name_ends_before_an_agent_an_address_or_the_next_party(
