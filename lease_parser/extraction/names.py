@@ -42,7 +42,7 @@ _DESCRIPTION = re.compile(
     |(?<=\S)\s+\d{2,6}\s+(?-i:(?:[NSEW]\.?\s+)?[A-Z][a-z]+)
     |\s+By\b\s*:?\s*(?:/s/|_|[A-Z])|\s*/s/
     |,?\s+(?:c/o|care\s+of|attn\.?|attention)(?=\W)
-    |,?\s+(?:incorporated|registered|established|formed)\s+(?:in|under)\b
+    |,?\s+(?:incorporated|registered|established|formed)(?:\s+and\s+registered)?\s+(?:in|under)\b
     |\s+of\s+(?:\d|flat\b|unit\b|apartment\b|suite\b)
     |\s+and\s+(?:us|we|you)\b|\s*;
     |,?\s+p\.?\s?o\.?\s+box\b

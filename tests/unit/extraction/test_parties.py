@@ -607,6 +607,7 @@ def test_a_name_never_carries_a_role_word_or_a_second_party(signatures: str) -> 
         ("Kestrel Analytics Limited of 7 Mill Lane, Bristol", "Kestrel Analytics Limited"),
         ("Harbor Point LLC Nimbus Robotics, Inc.", "Harbor Point LLC"),
         ("Jane Roe P.O. Box 512, Aspen, CO", "Jane Roe"),
+        ("ALDER LIMITED incorporated and registered in England and Wales", "ALDER LIMITED"),
         ("Jane Roe Address: 1 Main St Phone: 555-0100", "Jane Roe"),
         ("Jane Roe Tel: 555-0100", "Jane Roe"),
         ("Jane Roe 1234 Elm Street, Dayton", "Jane Roe"),
