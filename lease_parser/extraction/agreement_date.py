@@ -140,7 +140,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
     cues = []
     mentions = list(dates_in(flat, main.opener_start, hi))
     for mention in mentions:
-        window = max(main.opener_start, mention.start - 60)
+        window = max(main.opener_start, mention.start - _REFERENCE_CHARS)
         reference = _REFERENCE.search(flat.text, window, mention.start)
         if reference and reference.start() != main.opener_start:
             continue  # "This addendum ... of the Lease dated April 5, 2004": another date
@@ -260,8 +260,11 @@ def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cu
 # "the Lease dated ...", and an earlier amendment's "Amendment to Lease dated ...".
 _REFERENCE = re.compile(
     r"(?i)\b(?:(?:this|the|said)\s+|(?:amendment|addendum)\s*(?:#\s*\d+\s*|no\.?\s*\d+\s*)?"
-    r"to\s+(?:the\s+)?)(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
+    r"to\s+(?:the\s+)?)(?:sub)?lease(?:\s+agreement)?\s+"
+    r"(?:(?:by\s+and\s+)?between\s+(?:them|the\s+parties|landlord\s+and\s+tenant)\s*,?\s*)?"
+    r"dated\s+(?:as\s+of\s+)?$"
 )
+_REFERENCE_CHARS = 90
 
 
 def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
@@ -272,7 +275,7 @@ def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
     out = []
     for mention in dates_in(flat):
         value = mention.value.isoformat()
-        before = flat.text[max(0, mention.start - 60) : mention.start]
+        before = flat.text[max(0, mention.start - _REFERENCE_CHARS) : mention.start]
         if value in values and mention.start not in spans and _REFERENCE.search(before):
             out.append(Cue(value, mention.start, mention.end, "restated", RESTATED))
     return out

@@ -284,3 +284,14 @@ def test_an_esignature_timestamp_and_a_print_date_are_not_the_lease_date() -> No
         "04/13/23 04:33:44 PM CDT Taylor Quinn signed Date: 04/13/23 04:35:20 PM CDT"
     )
     assert lease_date(text) is None
+
+
+def test_the_lease_an_amendment_names_between_them_is_no_candidate() -> None:
+    text = (
+        "THIS AMENDMENT is made as of June 7, 2023 by CEDAR RESEARCH CORPORATION, an Arizona "
+        'corporation ("Landlord"), and SOLAR DYNAMICS, INC., a Delaware corporation ("Tenant"),'
+        ' to the Lease Agreement between them dated March 15, 2021 (the "Lease").'
+    )
+    found = read(text + FILLER)
+    assert found.value == "2023-06-07"
+    assert "2021-03-15" not in [a.value for a in found.alternatives]
