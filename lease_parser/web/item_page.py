@@ -92,7 +92,7 @@ def _rivals(item: ReviewItem, texts: list[str]) -> dict[str, list[Rival]]:
     for name in FIELD_NAMES:
         stored = item.fields.get(name) or {}
         if (stored.get("doubts") or {}).get("rival_value"):
-            out[name] = rivals_of(stored["doubts"], texts, cited_spans(stored))
+            out[name] = rivals_of(stored, texts, cited_spans(stored))
     return out
 
 

@@ -1,11 +1,12 @@
 """Where a rival value is stated, so the item page can box it on its own page. Pure.
 
 The pipeline says a lease also states another value for a field ("also stated as
-'250000.00' (rent table)", the ``rival_value`` doubt) but keeps only the chosen value's
-citation. The rival is found again in the pages' text the pipeline read, written the ways a
-lease writes such a value (``250,000.00``, ``$250,000``; a date as ``March 3, 2025`` or
-``3/3/2025``), away from the chosen value's own citation; the boxes then come from the
-same geometry as every citation.
+'250000.00' (rent table)", the ``rival_value`` doubt) and keeps where it read each rival
+(the field's ``rivals``). A field stored before rivals were kept has only the doubt: its
+rival is found again in the pages' text the pipeline read, written the ways a lease writes
+such a value (``250,000.00``, ``$250,000``; a date as ``March 3, 2025`` or ``3/3/2025``),
+away from the chosen value's own citation. The boxes then come from the same geometry as
+every citation.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from lease_parser.viewer import Span
 
@@ -77,7 +79,14 @@ def find_rival(texts: list[str], value: str, avoid: list[Span]) -> Span | None:
     return None
 
 
-def rivals_of(doubts: dict[str, str], texts: list[str], cited: list[Span]) -> list[Rival]:
-    """The rival values a field's doubts name, each with where the lease states it."""
-    doubt = doubts.get("rival_value") or ""
+def rivals_of(stored: dict[str, Any], texts: list[str], cited: list[Span]) -> list[Rival]:
+    """The rival values a stored field names, each with where the lease states it."""
+    kept = [r for r in stored.get("rivals") or [] if r.get("provenance")]
+    if kept:
+        return [Rival(r["value"], _span(r["provenance"])) for r in kept]
+    doubt = (stored.get("doubts") or {}).get("rival_value") or ""
     return [Rival(value, find_rival(texts, value, cited)) for value in rival_values(doubt)]
+
+
+def _span(provenance: dict[str, Any]) -> Span:
+    return Span(int(provenance["page"]), int(provenance["start"]), int(provenance["end"]))

@@ -199,3 +199,19 @@ def test_a_rival_value_is_found_where_the_lease_writes_it() -> None:
     cited = [Span(2, 13, 22)]  # the first statement on page 2 is the chosen value's own
     assert find_rival(texts, "24062.50", cited) == Span(2, 30, 39)
     assert find_rival(texts, "99.00", cited) is None
+
+
+def test_a_rival_kept_by_extraction_is_boxed_where_it_was_read() -> None:
+    from lease_parser.viewer import Span
+    from lease_parser.web.rivals import Rival, rivals_of
+
+    stored = {
+        "doubts": {"rival_value": "also stated as '250000.00' (rent table)"},
+        "rivals": [
+            {"value": "250000.00", "provenance": {"page": 3, "start": 10, "end": 20, "text": "x"}}
+        ],
+    }
+    # The pages' text is not searched: the citation is where the pipeline read it.
+    assert rivals_of(stored, [], []) == [Rival("250000.00", Span(3, 10, 20))]
+    older = {"doubts": stored["doubts"]}  # stored before rivals were kept: found in the text
+    assert rivals_of(older, ["rent $250,000.00 a year"], []) == [Rival("250000.00", Span(1, 6, 16))]
