@@ -54,7 +54,7 @@ _PREMISES_SUITE = re.compile(
 # "Premises: The space located on the first floor of the Building": a floor the premises
 # description names stands in for a suite.
 _PREMISES_FLOOR = re.compile(
-    r"(?i)\bpremises\s*(?::|\bshall\s+mean\b|\bmeans\b|\bis\b|\bare\b)[^.;:]{0,60}?\bon\s+the\s+"
+    r"(?i)\bpremises\s*(?::|\bshall\s+mean\b|\bmeans\b|\bis\b|\bare\b)[^.;:]{0,60}?\b(?:on|of)\s+the\s+"
     r"(?P<floor>(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|ground|"
     r"\d{1,2}(?:st|nd|rd|th))\s+floor)\b"
 )

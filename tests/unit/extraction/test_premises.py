@@ -404,3 +404,14 @@ def test_a_deposit_scheme_address_does_not_displace_the_premises() -> None:
     raw = read(text + FILLER)
     assert raw.value == "Room A, Pavilion Court, 20 First Way, Wembley, London HA9 0PE"
     assert raw.evidence["complete"] == 1
+
+
+def test_a_floor_the_premises_definition_names_joins_the_building_address() -> None:
+    text = (
+        "1.7 Building means the land situated at 7-11 Finsbury Circus, London EC2M 7DH "
+        "together with the building known as River Plate House; 1.35 Premises means those "
+        "parts of the sixth floor of the Building shown edged blue on Plan No. 2;"
+    )
+    raw = read(text + FILLER)
+    assert raw.value == "7-11 Finsbury Circus, Sixth Floor, London EC2M 7DH"
+    assert raw.evidence["assembled"] == 1
