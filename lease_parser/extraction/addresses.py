@@ -6,11 +6,12 @@ postcode follows it ("Dansom Lane, Hull HU8 7DS"). What a lease states with the 
 belongs to the address line: before it, a unit and a building in a comma-separated run
 ("Apartment No. 755, 755 Dublin Drive", "Room A, Pavilion Court, 20 First Way", "Part 6th
 Floor, River Plate House, 7-11 Finsbury Circus", "85b on the first floor of 85 Park
-Drive"); after it, a suite or floor ("- Unit 6", ", 4th Floor", "Suites 213 and 214"), the
-city (abbreviations included: "Ft. Lauderdale", "St. Louis"), the state and the ZIP code,
-or an English or Canadian postcode after one to four localities ("Milton Park, Abingdon,
-Oxfordshire, OX14 4RY"; "Toronto, Ontario M5C 1B5"). Whether an address is the premises
-is premises.py's question.
+Drive"); after it, a suite or floor ("- Unit 6", ", 4th Floor", ", Level 5", "Suites 213
+and 214"), the city (abbreviations included: "Ft. Lauderdale", "St. Louis"), the state and
+the ZIP code, or an English or Canadian postcode after one to four localities ("Milton
+Park, Abingdon, Oxfordshire, OX14 4RY"; "Toronto, Ontario M5C 1B5"). ``street_key`` spells
+a street one way, so that statements of one street group together. Whether an address is
+the premises is premises.py's question.
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ _ORDINAL = (
     r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     r"ground|lower\s+ground|upper\s+ground|basement|mezzanine|top|\d{1,2}(?:st|nd|rd|th))"
 )
-FLOOR = rf"(?i:(?:part\s+(?:of\s+)?(?:the\s+)?)?{_ORDINAL}\s+floors?|floor\s+\d{{1,2}})\b"
+FLOOR = (
+    rf"(?i:(?:part\s+(?:of\s+)?(?:the\s+)?)?{_ORDINAL}\s+floors?|floor\s+\d{{1,2}})\b"
+    r"|\bLevel\s+\d{1,2}\b"
+)
 _UNIT_ID = r"(?:[A-Z0-9-]*\d[A-Z0-9-]*|[A-Z]{1,2})(?![\w'])"
 # "Suite 201", "Apt. 4B", "Apartment No. 755", "Unit C", "#755", "Suites 213 and 214",
 # "E104:RoomA" (a block's code, then the room).
@@ -120,3 +124,56 @@ def prefix_text(text: str) -> str:
     """A prefix as address parts: "85b on the first floor of " → "85b, first floor"."""
     joined = re.sub(r"\s+(?:on|of|at|in)(?:\s+the)?(?:\s+|$)", ", ", text.strip())
     return re.sub(r"\s*,\s*", ", ", joined).strip(" ,")
+
+
+_ABBREVIATIONS = {
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "street": "st",
+    "avenue": "ave",
+    "road": "rd",
+    "boulevard": "blvd",
+    "drive": "dr",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "parkway": "pkwy",
+    "highway": "hwy",
+    "suite": "ste",
+}
+
+
+def street_key(line: str) -> str:
+    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
+    "2430 N. Halsted St." share a key)."""
+    match = STREET.search(line) or NAMED_STREET.search(line)
+    words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
+
+
+def same_street(a: str, b: str) -> bool:
+    return street_key(a) == street_key(b)
+
+
+_STATE_CODES = dict(
+    pair.split(":")
+    for pair in (
+        "alabama:al alaska:ak arizona:az arkansas:ar california:ca colorado:co connecticut:ct "
+        "delaware:de florida:fl georgia:ga hawaii:hi idaho:id illinois:il indiana:in iowa:ia "
+        "kansas:ks kentucky:ky louisiana:la maine:me maryland:md massachusetts:ma michigan:mi "
+        "minnesota:mn mississippi:ms missouri:mo montana:mt nebraska:ne nevada:nv "
+        "newhampshire:nh newjersey:nj newmexico:nm newyork:ny northcarolina:nc northdakota:nd "
+        "ohio:oh oklahoma:ok oregon:or pennsylvania:pa rhodeisland:ri southcarolina:sc "
+        "southdakota:sd tennessee:tn texas:tx utah:ut vermont:vt virginia:va washington:wa "
+        "westvirginia:wv wisconsin:wi wyoming:wy districtofcolumbia:dc victoria:vic "
+        "newsouthwales:nsw queensland:qld"
+    ).split()
+)
+
+
+def part_key(part: str) -> str:
+    """One spelling of an address part: "Texas" and "TX" are one state."""
+    key = re.sub(r"[^a-z0-9]", "", part.lower())
+    return _STATE_CODES.get(key, key)

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from lease_parser.extraction.addresses import (
     NAMED_STREET,
     STATES,
+    STREET,
     TAIL,
+    part_key,
     prefix_start,
     prefix_text,
-)
-from lease_parser.extraction.addresses import (
-    STREET as STREET,  # re-exported: stated.py reads streets with it
+    same_street,
+    street_key,
 )
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
@@ -330,65 +331,12 @@ def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, s
     return found
 
 
-_ABBREVIATIONS = {
-    "north": "n",
-    "south": "s",
-    "east": "e",
-    "west": "w",
-    "street": "st",
-    "avenue": "ave",
-    "road": "rd",
-    "boulevard": "blvd",
-    "drive": "dr",
-    "lane": "ln",
-    "court": "ct",
-    "place": "pl",
-    "parkway": "pkwy",
-    "highway": "hwy",
-    "suite": "ste",
-}
-
-
-def street_key(line: str) -> str:
-    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
-    "2430 N. Halsted St." share a key)."""
-    match = STREET.search(line) or NAMED_STREET.search(line)
-    words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())
-    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
-
-
-def _same_street(a: str, b: str) -> bool:
-    return street_key(a) == street_key(b)
-
-
-_STATE_CODES = dict(
-    pair.split(":")
-    for pair in (
-        "alabama:al alaska:ak arizona:az arkansas:ar california:ca colorado:co connecticut:ct "
-        "delaware:de florida:fl georgia:ga hawaii:hi idaho:id illinois:il indiana:in iowa:ia "
-        "kansas:ks kentucky:ky louisiana:la maine:me maryland:md massachusetts:ma michigan:mi "
-        "minnesota:mn mississippi:ms missouri:mo montana:mt nebraska:ne nevada:nv "
-        "newhampshire:nh newjersey:nj newmexico:nm newyork:ny northcarolina:nc northdakota:nd "
-        "ohio:oh oklahoma:ok oregon:or pennsylvania:pa rhodeisland:ri southcarolina:sc "
-        "southdakota:sd tennessee:tn texas:tx utah:ut vermont:vt virginia:va washington:wa "
-        "westvirginia:wv wisconsin:wi wyoming:wy districtofcolumbia:dc victoria:vic "
-        "newsouthwales:nsw queensland:qld"
-    ).split()
-)
-
-
-def _part_key(part: str) -> str:
-    """One spelling of an address part: "Texas" and "TX" are one state."""
-    key = re.sub(r"[^a-z0-9]", "", part.lower())
-    return _STATE_CODES.get(key, key)
-
-
 def _disagreements(addresses: list[Address]) -> list[str]:
     """The parts (suite, city, ...) on which statements of the same street disagree."""
     names = ("suite", "city", "state", "postcode")
     out = []
     for index, name in enumerate(names):
-        values = {_part_key(part) for part in (a.parts[index] for a in addresses) if part}
+        values = {part_key(part) for part in (a.parts[index] for a in addresses) if part}
         # One statement naming more localities ("Milton Park, Abingdon") is no disagreement.
         if any(a not in b and b not in a for a in values for b in values):
             out.append(name)
@@ -436,7 +384,7 @@ def _suite_left_out(flat: FlatText, main: Agreement, address: Address) -> bool:
         before = flat.text[max(0, suite.start() - 80) : suite.start()]
         if _PARTY_CONTEXT.search(before) or _ENTITY_ADDRESS.search(before):
             continue
-        if STREET.search(before[-45:]) and not _same_street(before[-45:], address.line):
+        if STREET.search(before[-45:]) and not same_street(before[-45:], address.line):
             continue  # part of another address line
         if re.sub(r"\W", "", suite.group(0)) not in line:
             return True
@@ -451,16 +399,16 @@ def extract_premises(document: Document) -> list[RawField]:
     cues: list[Cue] = []
     for address, source, weight in found:
         # The same street stated again in another premises sentence: a restatement.
-        if any(c.source == source and _same_street(c.value, address.line) for c in cues):
+        if any(c.source == source and same_street(c.value, address.line) for c in cues):
             source, weight = "restated", RESTATED
         strong = source != "restated" and _clean_statement(flat, main, address, suite)
         if strong:
             source, weight = "clean premises statement", CLEAN
         cues.append(Cue(address.line, address.start, address.end, source, weight, strong))
-    best = resolve("premises_address", cues, flat, _same_street)
+    best = resolve("premises_address", cues, flat, same_street)
     if best is None or best.value is None:
         return []
-    same = [a for a, _, _ in found if _same_street(a.line, best.value)]
+    same = [a for a, _, _ in found if same_street(a.line, best.value)]
     fullest = max(same, key=lambda a: len(a.line))
     if fullest.line != best.value:
         # The most complete statement of the same street is the value, and what is cited.
@@ -477,3 +425,7 @@ def extract_premises(document: Document) -> list[RawField]:
     for part in _disagreements(same):
         add_caveat(best, f"statements of the address disagree on the {part}")
     return [best]
+
+
+# STREET and street_key are the address grammar's: re-exported for their older callers.
+__all__ = ["STREET", "extract_premises", "premises_addresses", "premises_suite", "street_key"]

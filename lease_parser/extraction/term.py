@@ -79,6 +79,16 @@ _LETS_FOR = searched_near(re.compile(r"(?i)\b(?:leas|rent|let|demis)"), before=0
         rf"(?:period|term)\s+of\s+(?P<duration>{_DURATION})"
     )
 )
+# '"Duration of The Lease" - A period of 60 months', "Tenancy Period: 12 months": a
+# defined or labelled period that names the lease or tenancy.
+_PERIOD_LABEL = searched_near(re.compile(r"(?i)\b(?:duration|period)\b"), before=40, after=120)(
+    re.compile(
+        r"(?i)\b(?:(?:duration|period)\s+of\s+(?:the\s+|this\s+)?(?:lease|tenancy|sublease)|"
+        r"(?:lease|tenancy|rental|sublease)\s+(?:duration|period))\b\W{0,4}\s*(?:[:=-]|means|shall\s+mean|"
+        r"is)?\s*(?:\W\s*)?(?:a\s+(?:period|term)\s+of\s+|approximately\s+)?"
+        rf"(?P<duration>{_DURATION})"
+    )
+)
 _RENEWAL = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option\w*|additional|further|successive|holdover|"
     r"holds?\s+over|holding\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|"
@@ -133,7 +143,10 @@ _DEFINES_END = re.compile(
 _NOT_OURS = re.compile(
     r"(?i)\b(?:master|prime|underlying|over)\s*lease\b|\brent\b|\bpay\w*|\binstal\w*|"
     r"\bto\s+terminate\b|\boption\b|\bnotice\b|\bif\b|\bguarant\w*|\bletter\s+of\s+credit\b|"
-    r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b"
+    r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b|"
+    # A date the lease may end on early is not the date it ends on.
+    r"\b(?:may|might|could)\s+(?:be\s+)?terminat\w*|\bearly\s+terminat\w*|\bsooner\b|"
+    r"\bright\s+to\s+terminate\b|\bdiplomatic\b"
 )
 
 TERM_CLAUSE = 0.6
@@ -206,7 +219,10 @@ def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
             if _RENEWAL.search(context):
                 continue
             cues.extend(_length_cue(clause, "term clause", TERM_CLAUSE, cues))
-    for label in _TERM_LABEL.finditer(text, main.start, main.end):
+    for label in (
+        *_TERM_LABEL.finditer(text, main.start, main.end),
+        *_PERIOD_LABEL.finditer(text, main.start, main.end),
+    ):
         lead = text[max(0, label.start() - 12) : label.start()]
         if not _RENEWAL.search(lead + _sentence_before(text, label.start(), 40) + label.group(0)):
             cues.extend(_length_cue(label, "summary", TERM_LABEL, cues))

@@ -317,6 +317,10 @@ def test_a_county_is_not_read_as_the_city() -> None:
             "8 King Street East, Suite 1802, Toronto, Ontario M5C 1B5",
         ),
         (
+            "the premises located at 100 Collins Street, Level 5, Melbourne, Victoria 3000.",
+            "100 Collins Street, Level 5, Melbourne, Victoria 3000",
+        ),
+        (
             "the premises located at 13590 SW 134 Avenue, Suites 213 and 214, Miami, Florida.",
             "13590 SW 134 Avenue, Suites 213 and 214, Miami, Florida",
         ),

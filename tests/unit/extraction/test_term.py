@@ -315,3 +315,26 @@ def test_the_letting_verb_states_the_term(clause: str, months: int) -> None:
 def test_a_renewal_let_for_a_period_is_not_the_term() -> None:
     clause = "On renewal Landlord shall lease the Premises to Tenant for a period of five years."
     assert "term_months" not in term(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Tenant may terminate this Lease on December 31, 2025 upon a transfer of its diplomat.",
+        "This Lease may be terminated on June 30, 2026 under the diplomatic clause below.",
+        "The Lease shall end on the Expiration Date or such sooner date on which it ends.",
+    ],
+)
+def test_a_date_the_lease_may_end_early_is_no_expiration(clause: str) -> None:
+    assert "expiration_date" not in term(clause)
+
+
+@pytest.mark.parametrize(
+    ("clause", "months"),
+    [
+        ('"Duration of The Lease" - A period of 60 months, beginning at The Date of Delivery.', 60),
+        ("Tenancy Period: 12 months from the Start Date.", 12),
+    ],
+)
+def test_a_labelled_lease_period_is_the_term(clause: str, months: int) -> None:
+    assert term(clause)["term_months"].value == str(months)
