@@ -424,7 +424,18 @@ def extract_premises(document: Document) -> list[RawField]:
     best.evidence[COMPLETE_FEATURE] = 1.0 if city and (state or postcode) else 0.0
     for part in _disagreements(same):
         add_caveat(best, f"statements of the address disagree on the {part}")
+    if _part_of_a_floor(flat, fullest):
+        add_caveat(best, "the premises are part of a floor: the line is the building's address")
     return [best]
+
+
+def _part_of_a_floor(flat: FlatText, address: Address) -> bool:
+    """ "Premises means those parts of the sixth floor of the Building": the floor joined
+    the building's address from a description that lets only part of it."""
+    return any(
+        re.search(r"(?i)\bparts?\s+of\s+the\s+$", flat.text[max(0, start - 20) : start])
+        for start, _ in address.elsewhere
+    )
 
 
 # STREET and street_key are the address grammar's: re-exported for their older callers.

@@ -419,3 +419,5 @@ def test_a_floor_the_premises_definition_names_joins_the_building_address() -> N
     raw = read(text + FILLER)
     assert raw.value == "7-11 Finsbury Circus, Sixth Floor, London EC2M 7DH"
     assert raw.evidence["assembled"] == 1
+    # Part of a floor: the address is the building's, and a person checks the line.
+    assert "part of a floor" in raw.doubts[Doubt.CAVEAT]
