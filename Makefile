@@ -4,9 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 LEASE := $(VENV)/bin/lease-parser
 CORPUS ?= ../shared/corpus/dev
-# Where `make run` keeps its data (Redis AOF, objects, SQLite store, logs); `make clean`
-# removes it, so `make clean && make run` starts fresh.
+# Where `make run` and `make serve` keep their data (Redis AOF, objects, SQLite store, logs,
+# the reviewer token); a bare `lease-parser` in this checkout uses it too (its default
+# LEASE_DATA_DIR). `make clean` removes it, so `make clean && make run` starts fresh.
 DATA_DIR := $(CURDIR)/.lease_data
+# pip runs only when pyproject.toml is newer than this stamp (or .venv is new).
+INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
 .PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
@@ -18,16 +21,19 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-install: $(PY) ## create .venv and install the project with its dev extra (needs redis-server, tesseract-ocr)
-	@$(PY) -m pip install -q -e '.[dev]'
+install: $(INSTALLED) ## create .venv and install the project with its dev extra, once per change of pyproject.toml
+
+$(INSTALLED): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[dev]'
 	@command -v redis-server >/dev/null || echo "warning: redis-server missing: apt-get install redis-server"
 	@command -v tesseract >/dev/null || echo "warning: tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng"
+	@touch $@
 
 run: install ## the whole pipeline on the sample leases, data in .lease_data (own redis-server + workers)
 	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) run samples/
 
 serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
-	$(LEASE) serve --local $(SERVE_ARGS)
+	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) serve --local $(SERVE_ARGS)
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
 	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)
@@ -59,11 +65,17 @@ worker: install ## one worker consuming every queue, against LEASE_BROKER_URL
 flower: install ## Flower on 127.0.0.1:5555 against LEASE_BROKER_URL; needs LEASE_FLOWER_BASIC_AUTH=user:password
 	$(LEASE) flower
 
+# The labelled dev corpus is real leases: it sits beside the checkout (../shared), never
+# in a clone. Targets that need its labels say so in one line instead of a usage error.
+NEED_CORPUS = @test -f $(CORPUS)/labels.json || { echo "error: no labelled corpus at $(CORPUS) (the dev corpus is not part of a clone): give its directory, make $@ CORPUS=DIR" >&2; exit 2; }
+
 # Recipes whose output a script may read (--json) are silent: stdout is the JSON alone.
-eval: install ## score extraction on the labelled dev corpus (parse cache in .lease_data/eval-cache)
-	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache
+eval: install ## score extraction on the labelled dev corpus, cross-validated by source (parse cache in .lease_data/eval-cache)
+	$(NEED_CORPUS)
+	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache --subset config/eval/newest-dev-documents.txt
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
+	$(NEED_CORPUS)
 	@$(LEASE) calibrate $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir .lease_data/eval-cache --no-reviews
 
 measure-dates: install ## critical dates on the dev corpus: every expiration and option window the labels give, none wrong at the gate
@@ -88,7 +100,7 @@ clean: ## remove caches and the embedded data directory of `make run`
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis $(DATA_DIR)
 
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
-	$(PY) scripts/measure_parsing.py
+	$(PY) scripts/measure_parsing.py --corpus $(CORPUS)
 
 measure-web: install ## page render ms/page (PDF, scan) and API latency p50/p95 (submit, status) against a real server
 	$(PY) scripts/measure_web.py

@@ -8,6 +8,7 @@ functions one queue at a time; ``abstract_document`` runs them all in-process (t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from lease_parser.confidence import ConfidenceModel, default_model, score_fields
 from lease_parser.errors import LeaseParserError
@@ -71,14 +72,17 @@ def ocr_stage(
     return apply_ocr(document, data, settings.ocr_options(), password)
 
 
-def extract_stage(document: Document) -> Extraction:
+def extract_stage(document: Document, model: ConfidenceModel | None = None) -> Extraction:
+    """Read every field; the confidence model's ranker (the shipped one unless ``model`` is
+    given) chooses each field's value among the candidates the lease states."""
+    ranker = (model or default_model()).score
     ocr_pages = sum(1 for p in document.pages if p.source is PageSource.OCR)
     return Extraction(
         kind=classify_document(document),
-        fields=extract_fields(document),
+        fields=extract_fields(document, ranker),
         pages=len(document.pages),
         ocr_pages=ocr_pages,
-        appended=appended_amendments(document, extract_fields),
+        appended=appended_amendments(document, partial(extract_fields, ranker=ranker)),
     )
 
 
@@ -92,7 +96,12 @@ def normalize_stage(
     abstraction, problems = normalize_fields(extraction.fields, extraction.kind)
     amendments = [_appended(a, model) for a in extraction.appended]
     decision = route_after_normalization(
-        abstraction, problems, gate, model.fields, appended=len(amendments)
+        abstraction,
+        problems,
+        gate,
+        model.fields,
+        appended=len(amendments),
+        not_stated=model.not_stated_fields,
     )
     return AbstractionResult(
         route=decision.route,
@@ -127,8 +136,7 @@ def abstract_document(
         document = parse_stage(data, settings, password)
         if document.pages_needing_ocr:
             document = ocr_stage(document, data, settings, password)
-        return normalize_stage(
-            extract_stage(document), settings.confidence_gate, settings.confidence()
-        )
+        model = settings.confidence()
+        return normalize_stage(extract_stage(document, model), settings.confidence_gate, model)
     except LeaseParserError as exc:
         return result_for_error(exc)

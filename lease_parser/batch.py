@@ -106,7 +106,10 @@ def run_files(
     on_progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> list[RunRow]:
     """Process ``files`` on a local cluster; return one row per file (pending if timed out)."""
-    with LocalCluster(data_dir, concurrency=dict.fromkeys(QUEUES, concurrency)) as cluster:
+    cluster = LocalCluster(
+        data_dir, concurrency=dict.fromkeys(QUEUES, concurrency), command="lease-parser run"
+    )
+    with cluster:
         app, rows = _submit_all(cluster.env, files)
         from lease_parser.pipeline.runtime import runtime_for
 

@@ -1,15 +1,29 @@
-"""The probability that an extracted value is right, from the evidence for it.
+"""The probability that an extracted value is right, and that an unread field is not stated.
 
-Extraction records the evidence for each value as named features (extraction/evidence.py).
-A logistic model learned from labelled leases, followed by a monotone calibration map,
-turns them into a probability: of the values this model gives 0.9, about nine in ten were
-right on leases it was not fitted on (``lease-parser eval`` checks that by leave-one-
-document-out cross-validation). Nothing here is set by hand: ``lease-parser calibrate``
-refits the parameters (lease_parser/calibration.py) from the labelled corpus and from
-reviewers' decisions, and writes them to ``confidence_model.json`` in this package, a small
-file reviewed in git like code.
+Extraction records the evidence for each candidate value as named features (extraction/
+evidence.py, candidates.py, sanity.py), and for each field it read nothing for, the evidence
+whether the lease states it at all (extraction/unread.py). Two logistic models learned from
+labelled leases, each followed by a monotone calibration map, turn them into probabilities:
 
-Pure and small on purpose: workers apply the model with a dot product and a table lookup,
+- **values**: the probability a value is right. The same model, before its calibration map,
+  is the *ranker* that chooses among a field's candidates while a document is read
+  (``ConfidenceModel.score``; extraction/ranking.py), so the value shown is the one the
+  labels say is most often right, and its probability is how often such values were right;
+- **not stated**: the probability that a field nobody read is one the lease does not state
+  (a field labelled ``null`` is a positive; a stated value nobody read a negative). A
+  committed lease must have each core field read, or this probability above the gate.
+
+Of the values (or unread fields) a model gives 0.9, about nine in ten were right on leases
+from sources it was not fitted on: ``lease-parser eval`` checks that by cross-validation
+grouped by source. Nothing here is set by hand: ``lease-parser calibrate`` refits the
+parameters (lease_parser/calibration.py) and writes them to ``confidence_model.json`` in this
+package, a small file reviewed in git like code.
+
+Each feature enters twice: once shared by every field, and once for the field's group (a
+signature block is good evidence for a party's name and poor evidence for a rent), so what
+a group has too few examples to learn falls back on what all fields share.
+
+Pure and small on purpose: workers apply the models with a dot product and a table lookup,
 without scikit-learn (only fitting needs it).
 """
 
@@ -18,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
@@ -27,8 +41,10 @@ from typing import Any
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import FEATURES
+from lease_parser.extraction.unread import UNREAD_FEATURES
 
 MODEL_FILE = "confidence_model.json"
+FORMAT = 2
 # Counts beyond this add nothing more: a fifth restatement is no stronger than a third.
 COUNT_CAP = 3.0
 _COUNTS = frozenset(
@@ -54,9 +70,8 @@ FIELD_GROUPS: dict[str, str] = {
     "renewal_option_count": "option",
     "renewal_term_months": "option",
     "currency": "currency",
-    # No labelled examples yet (so they gate nothing): each borrows what its group learned.
-    "renewal_notice": "option",
-    "termination_notice": "option",
+    "renewal_notice": "notice",
+    "termination_notice": "notice",
     "termination_option_date": "date",
     "amended_lease_date": "date",
     "premises_added_sqft": "area",
@@ -64,39 +79,65 @@ FIELD_GROUPS: dict[str, str] = {
 GROUPS: tuple[str, ...] = tuple(sorted(set(FIELD_GROUPS.values())))
 
 
-def feature_vector(name: str, evidence: Mapping[str, float]) -> dict[str, float]:
-    """The model's inputs for one value: its evidence (counts capped) and its field group."""
-    vector = {}
-    for feature in FEATURES:
+def group_of(name: str) -> str:
+    return FIELD_GROUPS.get(name, "other")
+
+
+def _vector(
+    name: str, evidence: Mapping[str, float], features: tuple[str, ...]
+) -> dict[str, float]:
+    """Each feature shared and crossed with the field's group (``<group>:<feature>``), and
+    the group itself (``group=<group>``); zero entries are left out."""
+    group = group_of(name)
+    vector = {f"group={group}": 1.0}
+    for feature in features:
         value = float(evidence.get(feature, 0.0))
-        vector[feature] = min(value, COUNT_CAP) if feature in _COUNTS else value
-    group = FIELD_GROUPS.get(name, "other")
-    for each in GROUPS:
-        vector[f"group={each}"] = 1.0 if each == group else 0.0
+        if feature in _COUNTS:
+            value = min(value, COUNT_CAP)
+        if value:
+            vector[feature] = value
+            vector[f"{group}:{feature}"] = value
     return vector
 
 
-def vector_names() -> tuple[str, ...]:
-    return (*FEATURES, *(f"group={g}" for g in GROUPS))
+def feature_vector(name: str, evidence: Mapping[str, float]) -> dict[str, float]:
+    """The values model's inputs for one candidate value (non-zero entries only)."""
+    return _vector(name, evidence, FEATURES)
+
+
+def unread_vector(name: str, evidence: Mapping[str, float]) -> dict[str, float]:
+    """The not-stated model's inputs for one unread field (non-zero entries only)."""
+    return _vector(name, evidence, UNREAD_FEATURES)
+
+
+def vector_names(features: tuple[str, ...] = FEATURES) -> tuple[str, ...]:
+    """Every entry a vector of ``features`` can have, in a fixed order."""
+    return (
+        *features,
+        *(f"group={g}" for g in GROUPS),
+        *(f"{g}:{f}" for g in GROUPS for f in features),
+    )
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 @dataclass(frozen=True)
-class ConfidenceModel:
-    """Logistic weights over ``feature_vector`` and a monotone map of its output."""
+class Logistic:
+    """Logistic weights over a sparse vector and a monotone map of the output."""
 
     weights: Mapping[str, float]
     intercept: float
     # Piecewise-linear calibration: (model probability, observed rate) points, ascending.
     calibration: tuple[tuple[float, float], ...] = ()
-    # The fields it saw labelled examples of: only their probabilities are measured, so only
-    # they gate a document (others are shown with their score, and their doubts still count).
-    fields: frozenset[str] = frozenset(FIELD_GROUPS)
-    fitted_on: Mapping[str, Any] | None = None
 
-    def probability(self, name: str, evidence: Mapping[str, float]) -> float:
-        vector = feature_vector(name, evidence)
-        z = self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in vector.items())
-        return self.calibrated(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+    def score(self, vector: Mapping[str, float]) -> float:
+        """The log-odds before calibration: what ranks candidates."""
+        return self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in vector.items())
+
+    def probability(self, vector: Mapping[str, float]) -> float:
+        return self.calibrated(_sigmoid(self.score(vector)))
 
     def calibrated(self, p: float) -> float:
         points = self.calibration
@@ -111,23 +152,72 @@ class ConfidenceModel:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": 1,
-            "features": list(vector_names()),
-            "weights": {k: round(self.weights.get(k, 0.0), 6) for k in vector_names()},
+            "weights": {k: round(v, 6) for k, v in sorted(self.weights.items()) if round(v, 6)},
             "intercept": round(self.intercept, 6),
             "calibration": [[round(x, 6), round(y, 6)] for x, y in self.calibration],
-            "fields": sorted(self.fields),
-            "fitted_on": self.fitted_on or {},
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ConfidenceModel:
+    def from_json(cls, data: Mapping[str, Any]) -> Logistic:
         return cls(
             weights={str(k): float(v) for k, v in data["weights"].items()},
             intercept=float(data["intercept"]),
             calibration=tuple((float(x), float(y)) for x, y in data.get("calibration", [])),
+        )
+
+
+@dataclass(frozen=True)
+class ConfidenceModel:
+    """The values model (ranker and probability) and the not-stated model."""
+
+    values: Logistic
+    # The fields it saw labelled examples of: only their probabilities are measured, so only
+    # they gate a document (others are shown with their score, and their doubts still count).
+    fields: frozenset[str] = frozenset(FIELD_GROUPS)
+    not_stated: Logistic | None = None
+    # The fields whose "not stated" probability was fitted on labels.
+    not_stated_fields: frozenset[str] = frozenset()
+    fitted_on: Mapping[str, Any] = field(default_factory=dict)
+
+    def score(self, name: str, evidence: Mapping[str, float]) -> float:
+        """How the ranker orders a field's candidates (log-odds, uncalibrated)."""
+        return self.values.score(feature_vector(name, evidence))
+
+    def probability(self, name: str, evidence: Mapping[str, float]) -> float:
+        """The probability that a value with this evidence is right."""
+        return self.values.probability(feature_vector(name, evidence))
+
+    def probability_not_stated(self, name: str, evidence: Mapping[str, float]) -> float:
+        """The probability that a field nothing was read for is not stated in the lease;
+        0 where the model has no labelled examples of the field."""
+        if self.not_stated is None or name not in self.not_stated_fields:
+            return 0.0
+        return self.not_stated.probability(unread_vector(name, evidence))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "values": self.values.to_json(),
+            "fields": sorted(self.fields),
+            "not_stated": self.not_stated.to_json() if self.not_stated else None,
+            "not_stated_fields": sorted(self.not_stated_fields),
+            "fitted_on": dict(self.fitted_on),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ConfidenceModel:
+        if data.get("format") != FORMAT:
+            raise ValueError(
+                f"confidence model format {data.get('format')!r}, expected {FORMAT}: "
+                "refit it with lease-parser calibrate"
+            )
+        not_stated = data.get("not_stated")
+        return cls(
+            values=Logistic.from_json(data["values"]),
             fields=frozenset(data.get("fields", FIELD_GROUPS)),
-            fitted_on=data.get("fitted_on"),
+            not_stated=Logistic.from_json(not_stated) if not_stated else None,
+            not_stated_fields=frozenset(data.get("not_stated_fields", ())),
+            fitted_on=data.get("fitted_on") or {},
         )
 
 
@@ -147,7 +237,11 @@ def default_model() -> ConfidenceModel:
 
 
 def score_fields(fields: Mapping[str, RawField], model: ConfidenceModel | None = None) -> None:
-    """Set each stated value's ``confidence`` to the model's probability that it is right."""
+    """Set each stated value's ``confidence`` to the probability that it is right, and each
+    unread field's to the probability that the lease does not state it."""
     model = model or default_model()
     for raw in fields.values():
-        raw.confidence = 0.0 if raw.value is None else model.probability(raw.name, raw.evidence)
+        if raw.value is None:
+            raw.confidence = model.probability_not_stated(raw.name, raw.evidence)
+        else:
+            raw.confidence = model.probability(raw.name, raw.evidence)

@@ -13,12 +13,17 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 from lease_parser.errors import Reason
 from lease_parser.redaction import redact
-from lease_parser.store import Store
+from lease_parser.store import DocumentState, Store
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+    from lease_parser.pipeline.submit import SubmitReceipt
 
 DEAD_INDEX = "lease:dead"
 DEAD_PREFIX = "lease:dead:"
@@ -66,15 +71,79 @@ class DeadLetter:
         return {**asdict(self), "diagnosis": self.diagnosis}
 
 
-def record_dead_letter(r: redis.Redis, letter: DeadLetter) -> None:
-    """Store the letter and index it by time, atomically. A URL's password in the detail or
-    the traceback (a driver's message) is masked: ops read letters in terminals and tickets."""
+# Letters change only by compare-and-set on their submission (one Lua script each, so no
+# interleaving of a worker's failure with a requeue or with another delivery can drop a
+# dead document's only letter: issue 22 lost it in 3 of 6 requeues that failed at once).
+# KEYS[1] the letter, KEYS[2] the index; ARGV[1] the submission the letter must still be of.
+_WITHDRAW = """
+local raw = redis.call('GET', KEYS[1])
+if not raw or cjson.decode(raw)['submission_id'] ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[3])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+end
+return 1
+"""
+
+
+def _letter_json(letter: DeadLetter) -> str:
+    return json.dumps(letter.to_json(), default=str)
+
+
+def _decode(raw: bytes | str) -> DeadLetter:
+    data = json.loads(raw)
+    data.pop("diagnosis", None)
+    return DeadLetter(**data)
+
+
+def record_dead_letter(r: redis.Redis, letter: DeadLetter) -> DeadLetter | None:
+    """Store the letter and index it by time, atomically; return the letter it replaced.
+
+    A URL's password in the detail or the traceback (a driver's message) is masked: ops
+    read letters in terminals and tickets. The replaced letter is what ``settle_dead_letter``
+    puts back if this delivery turns out not to be the one that made the document dead.
+    """
     key = DEAD_PREFIX + letter.doc_hash
     safe = replace(letter, detail=redact(letter.detail), traceback=redact(letter.traceback))
     with r.pipeline(transaction=True) as pipe:
-        pipe.set(key, json.dumps(safe.to_json(), default=str))
+        pipe.set(key, _letter_json(safe), get=True)
         pipe.zadd(DEAD_INDEX, {letter.doc_hash: letter.at})
-        pipe.execute()
+        previous, _ = pipe.execute()
+    return _decode(previous) if previous is not None else None
+
+
+def withdraw_dead_letter(
+    r: redis.Redis, letter: DeadLetter, previous: DeadLetter | None = None
+) -> bool:
+    """Replace ``letter`` by ``previous`` (or remove it) — only if the document's letter is
+    still ``letter``'s submission's; False (nothing changed) if another has replaced it."""
+    put_back = _letter_json(previous) if previous is not None else ""
+    at = previous.at if previous is not None else 0
+    script = r.register_script(_WITHDRAW)
+    keys = [DEAD_PREFIX + letter.doc_hash, DEAD_INDEX]
+    return bool(script(keys=keys, args=[letter.submission_id, put_back, letter.doc_hash, at]))
+
+
+def settle_dead_letter(
+    r: redis.Redis, letter: DeadLetter, previous: DeadLetter | None, won: bool, state: str | None
+) -> None:
+    """After a delivery recorded ``letter`` (replacing ``previous``) and tried to finish the
+    document as dead: keep it if it won; if it lost, the document's own letter stands.
+
+    Lost to a ``dead`` outcome: the winner's letter is put back if ours replaced it (and
+    ours stays if there was none, so a dead document is never left without one). Lost to
+    any other outcome: ours is withdrawn. Every step is a compare-and-set on ours, so a
+    letter another delivery wrote meanwhile is never touched.
+    """
+    if won:
+        return
+    if state != "dead":
+        withdraw_dead_letter(r, letter)
+    elif previous is not None:
+        withdraw_dead_letter(r, letter, previous)
 
 
 def list_dead_letters(
@@ -93,11 +162,7 @@ def list_dead_letters(
 
 def get_dead_letter(r: redis.Redis, doc_hash: str) -> DeadLetter | None:
     raw = r.get(DEAD_PREFIX + doc_hash)
-    if raw is None:
-        return None
-    data = json.loads(raw)
-    data.pop("diagnosis", None)
-    return DeadLetter(**data)
+    return _decode(raw) if raw is not None else None
 
 
 def dead_hashes_starting_with(r: redis.Redis, prefix: str, limit: int) -> list[str]:
@@ -112,10 +177,30 @@ def dead_hashes_starting_with(r: redis.Redis, prefix: str, limit: int) -> list[s
 
 
 def remove_dead_letter(r: redis.Redis, doc_hash: str) -> None:
+    """Remove whatever letter the document has (``discard``: an operator's decision)."""
     with r.pipeline(transaction=True) as pipe:
         pipe.delete(DEAD_PREFIX + doc_hash)
         pipe.zrem(DEAD_INDEX, doc_hash)
         pipe.execute()
+
+
+def requeue_dead_document(app: Celery, doc_hash: str, actor: str) -> SubmitReceipt | None:
+    """Send a dead document through the pipeline again (None if it is not dead).
+
+    Its letter leaves triage once the message is queued — the letter read *before* the
+    requeue, by compare-and-set: the requeued document may fail again at once, and the
+    letter its new delivery writes must stay (a plain delete after the publish removed it).
+    If the publish fails nothing changes, letter included.
+    """
+    from lease_parser.pipeline.runtime import runtime_for
+    from lease_parser.pipeline.submit import requeue_document
+
+    r = runtime_for(app.lease_settings).redis
+    before = get_dead_letter(r, doc_hash)
+    receipt = requeue_document(app, doc_hash, actor, (DocumentState.DEAD,))
+    if receipt is not None and before is not None:
+        withdraw_dead_letter(r, before)
+    return receipt
 
 
 def discard_dead_letter(

@@ -16,10 +16,14 @@
     ├── TransientError          retried with backoff, then dead-lettered      [retries_exhausted]
     │   ├── StorageUnavailable  object store 5xx, throttling, connection refused
     │   ├── BrokerUnavailable   Redis connection errors
+    │   ├── LocalSystemStopped  the data dir's own broker is not running (make serve starts it)
     │   └── OperationTimeout    a bounded wait ran out (Tesseract, network)
     ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused   [broker_full]
     ├── ConfigurationError      bad settings; raised at start-up with how to fix it [configuration]
     ├── DocumentNotFound        no document with that content hash (or prefix) in the store
+    ├── StoreNotFound           a command that reads found no store at LEASE_STORE_URL
+    ├── LocalSystemRunning      run / serve --local on a data dir whose system runs already
+    ├── CallbackRefused         a submission's callback_url the server will not call
     ├── InvalidHash             not a SHA-256 hex digest or a usable prefix (refused at once)
     └── AmbiguousHash           a prefix several documents' hashes start with
 
@@ -64,6 +68,8 @@ class Reason(StrEnum):
     REJECTED_BY_REVIEWER = "rejected_by_reviewer"
     # A caller's lookup by a hash that is malformed or matches several documents.
     BAD_HASH = "bad_hash"
+    # A submission's callback_url the server refuses to call.
+    BAD_CALLBACK = "bad_callback"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -94,6 +100,28 @@ class DocumentNotFound(LeaseParserError):
     """No document with that content hash in the canonical store (status, the API)."""
 
     reason = Reason.NOT_FOUND
+
+
+class StoreNotFound(LeaseParserError):
+    """A command that only reads (or works on what is there) found no store at the URL: it
+    never creates one, so a mistyped ``LEASE_STORE_URL`` is not an empty portfolio."""
+
+    reason = Reason.NOT_FOUND
+
+
+class LocalSystemRunning(LeaseParserError):
+    """``run`` or ``serve --local`` on a data directory whose local system is running
+    already: two redis-servers on one AOF would corrupt it."""
+
+    reason = Reason.CONFIGURATION
+
+
+class CallbackRefused(LeaseParserError):
+    """A submission's ``callback_url`` that is not an http(s) URL, or one given to a server
+    with no ``LEASE_WEBHOOK_SECRET`` to sign its webhooks: refused before anything is
+    recorded."""
+
+    reason = Reason.BAD_CALLBACK
 
 
 class InvalidHash(LeaseParserError):
@@ -186,6 +214,11 @@ class StorageUnavailable(TransientError):
 
 class BrokerUnavailable(TransientError):
     pass
+
+
+class LocalSystemStopped(TransientError):
+    """The command needs the data directory's own broker (no ``LEASE_BROKER_URL`` set) and
+    the local system is not running; the message says how to start it."""
 
 
 class OperationTimeout(TransientError):

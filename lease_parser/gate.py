@@ -1,16 +1,21 @@
 """Routing after normalization: one pure function decides committed or review.
 
-A document is committed unread only when nothing in it needs a person:
+A document is committed unread only when it is complete and nothing in it needs a person:
 
-- every stated value's probability of being right (lease_parser.confidence) clears the
-  gate, ``LEASE_CONFIDENCE_GATE``;
+- it is a lease or sublease (``COMMITTABLE_KINDS``): a blank form, an amendment or a
+  termination of another lease, or a document that is not a lease at all
+  (extraction/kind.py, routed as ``not_a_lease`` so a reviewer rejects it in one step) goes
+  to a person, who is asked what they are committing;
+- **it is complete** (``COMPLETENESS``): each of the parties, the premises, the lease
+  date, the term (its length, or its start and end dates), the base rent (monthly or annual)
+  and the deposit is read, with a probability of being right that clears the gate
+  (``LEASE_CONFIDENCE_GATE``), or not read with a probability that the lease does not state
+  it that clears the gate (lease_parser.confidence, "not stated"). The parties are never
+  "not stated" in a lease: with either unread it goes to a person;
+- every other stated value of a field the model was calibrated on clears the gate;
 - no value is in doubt whatever its probability: a rival value the lease also states, a
   relation with another value that fails, wording that leaves it open (extraction/
-  evidence.py ``Doubt``), and no field the lease states was left unread;
-- it is a lease or sublease stating enough core fields to be one (a blank form, an
-  amendment of another lease, or a document with almost nothing read goes to a person);
-  a document that is not a lease at all (extraction/kind.py) goes to review as
-  ``not_a_lease``, so a reviewer rejects it in one step.
+  evidence.py ``Doubt``), and no field the lease states was left unread.
 
 The review item then lists exactly what needs the person, most serious first, each with
 its reason and page (``ProblemKind``): a reviewer checks those and can trust the rest.
@@ -23,7 +28,6 @@ from dataclasses import dataclass
 
 from lease_parser.errors import Reason
 from lease_parser.model import (
-    CORE_FIELDS,
     FIELD_NAMES,
     DocumentKind,
     Field,
@@ -33,10 +37,23 @@ from lease_parser.model import (
     Route,
 )
 
-# A document must state at least this many core fields to be committed unreviewed.
-MIN_CORE_FIELDS_STATED = 3
-# The kinds of document an abstraction may be committed for without a person.
+# The kinds of document an abstraction may be committed for without a person: a kind added
+# to DocumentKind is held back until it is named here.
 COMMITTABLE_KINDS = frozenset({DocumentKind.LEASE, DocumentKind.SUBLEASE})
+# What a committed lease must account for: each entry is met when every field of one of
+# its alternatives is read, or when each of its fields is unread and very probably not
+# stated (the "not stated" model, above the gate).
+COMPLETENESS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "landlord": (("landlord",),),
+    "tenant": (("tenant",),),
+    "premises": (("premises_address",),),
+    "lease date": (("lease_date",),),
+    "term": (("term_months",), ("commencement_date", "expiration_date")),
+    "base rent": (("base_rent_monthly",), ("base_rent_annual",)),
+    "security deposit": (("security_deposit",),),
+}
+# Fields a committed lease always states: with one unread, a person reads the lease.
+ALWAYS_STATED = frozenset({"landlord", "tenant"})
 # The review item's order: what most needs a person first.
 PROBLEM_ORDER = tuple(ProblemKind)
 _WHAT_DOCUMENTS_ARE = {
@@ -60,13 +77,34 @@ class RoutingDecision:
 
 
 def aggregate_confidence(
-    abstraction: LeaseAbstraction, gated: Collection[str] = FIELD_NAMES
+    abstraction: LeaseAbstraction,
+    gated: Collection[str] = FIELD_NAMES,
+    not_stated: Collection[str] = (),
 ) -> float:
-    """The least probable stated value; scaled down when too few core fields are stated."""
-    stated = [f.confidence for n, f in _stated(abstraction) if n in gated]
-    core = sum(1 for n in CORE_FIELDS if abstraction.field(n).value is not None)
-    weakest = min(stated, default=0.0)
-    return weakest if core >= MIN_CORE_FIELDS_STATED else weakest * core / MIN_CORE_FIELDS_STATED
+    """The least probable thing a commit would rely on: a stated value being right, or an
+    entry of ``COMPLETENESS`` nothing was read for being one the lease does not state."""
+    probabilities = [f.confidence for n, f in _stated(abstraction) if n in gated]
+    for alternatives in COMPLETENESS.values():
+        if not _read(abstraction, alternatives):
+            probabilities.append(_not_stated(abstraction, alternatives, not_stated))
+    return min(probabilities, default=0.0)
+
+
+def _read(abstraction: LeaseAbstraction, alternatives: tuple[tuple[str, ...], ...]) -> bool:
+    return any(all(abstraction.field(n).value is not None for n in a) for a in alternatives)
+
+
+def _not_stated(
+    abstraction: LeaseAbstraction,
+    alternatives: tuple[tuple[str, ...], ...],
+    not_stated: Collection[str],
+) -> float:
+    """The probability that the lease states none of these fields (0 for a party, or a field
+    the "not stated" model was not fitted on)."""
+    names = {n for a in alternatives for n in a if abstraction.field(n).value is None}
+    if not names or names & ALWAYS_STATED or not names <= set(not_stated):
+        return 0.0
+    return min(abstraction.field(n).confidence for n in names)
 
 
 def _stated(abstraction: LeaseAbstraction) -> list[tuple[str, Field[object]]]:
@@ -94,6 +132,35 @@ def field_problems(
         out.append(
             FieldProblem(field=name, problem=why, kind=ProblemKind.LOW_PROBABILITY, page=page)
         )
+    return out
+
+
+def unread_problems(
+    abstraction: LeaseAbstraction, gate: float, not_stated: Collection[str] = ()
+) -> list[FieldProblem]:
+    """Each entry of ``COMPLETENESS`` nothing was read for, unless the lease very probably
+    does not state it: the person is asked whether it does (on its first field; one already
+    flagged "stated but not read" has that problem instead)."""
+    out = []
+    for what, alternatives in COMPLETENESS.items():
+        if _read(abstraction, alternatives):
+            continue
+        probability = _not_stated(abstraction, alternatives, not_stated)
+        if probability >= gate:
+            continue
+        name = alternatives[0][0]
+        field = abstraction.field(name)
+        if field.doubts:
+            continue
+        if name in ALWAYS_STATED:
+            why = f"not read: a lease states its {what}; find it in the lease"
+        else:
+            why = (
+                f"not read: does the lease state the {what}? "
+                f"(probability {probability:.2f} that it does not)"
+            )
+        page = field.provenance.page if field.provenance else None
+        out.append(FieldProblem(field=name, problem=why, kind=ProblemKind.NOT_READ, page=page))
     return out
 
 
@@ -127,15 +194,13 @@ def document_problems(abstraction: LeaseAbstraction, appended: int = 0) -> list[
     what = _WHAT_DOCUMENTS_ARE.get(abstraction.kind)
     if what is not None:
         out.append(FieldProblem(field="*", problem=what, kind=ProblemKind.DOCUMENT))
+    elif abstraction.kind not in COMMITTABLE_KINDS:
+        why = f"a document of kind {abstraction.kind.value}: not committed without a person"
+        out.append(FieldProblem(field="*", problem=why, kind=ProblemKind.DOCUMENT))
     if appended:
         # Amendments are never applied unread (the same rule as an amendment on its own).
         why = f"followed by {appended} amendment(s) in the same file: check what they change"
         out.append(FieldProblem(field="*", problem=why, kind=ProblemKind.DOCUMENT))
-    core = sum(1 for n in CORE_FIELDS if abstraction.field(n).value is not None)
-    if core < MIN_CORE_FIELDS_STATED:
-        out.append(
-            FieldProblem(field="*", problem="too few core fields stated", kind=ProblemKind.DOCUMENT)
-        )
     return out
 
 
@@ -145,16 +210,22 @@ def route_after_normalization(
     gate: float,
     gated: Collection[str] = FIELD_NAMES,
     appended: int = 0,
+    not_stated: Collection[str] = (),
 ) -> RoutingDecision:
-    """Schema problems → review whatever the score; anything in doubt → review; else commit.
+    """Schema problems → review whatever the score; anything in doubt or unaccounted for →
+    review; else commit.
 
     ``gated``: the fields whose probability may hold a document back (those the confidence
-    model was calibrated on); ``appended``: amendments filed after it in the same file."""
-    confidence = aggregate_confidence(abstraction, gated)
+    model was calibrated on); ``not_stated``: the fields whose "not stated" probability it
+    was calibrated on; ``appended``: amendments filed after it in the same file."""
+    confidence = aggregate_confidence(abstraction, gated, not_stated)
     if abstraction.kind is DocumentKind.NOT_A_LEASE:
         # Whatever the values: a reviewer confirms (rejects) or overrides, in one step.
         return RoutingDecision(Route.REVIEW, Reason.NOT_A_LEASE, confidence, [NOT_A_LEASE])
-    doubtful = doubtful_fields(abstraction, gate, gated)
+    doubtful = sort_problems(
+        doubtful_fields(abstraction, gate, gated) + unread_problems(abstraction, gate, not_stated),
+        abstraction,
+    )
     if problems:
         invalid = sort_problems(problems, abstraction)
         return RoutingDecision(Route.REVIEW, Reason.SCHEMA_INVALID, confidence, invalid + doubtful)

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import redis
 from lease_parser.errors import ConfigurationError
+from lease_parser.local_system import REDIS_DIR, SystemLock
 from lease_parser.pipeline.routing import QUEUES
 
 T = TypeVar("T")
@@ -280,13 +281,20 @@ class Inspector:
 
 @dataclass
 class LocalCluster:
-    """redis-server + one worker per queue, with the settings environment they share."""
+    """redis-server + one worker per queue, with the settings environment they share.
+
+    While it runs it owns its data directory's local system (local_system.py): a second
+    cluster on the same directory is refused, and operator commands find its broker.
+    """
 
     data_dir: Path
     concurrency: dict[str, int] = field(default_factory=lambda: dict.fromkeys(QUEUES, 1))
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Who runs it, for the message a second owner gets ("lease-parser run, pid 123").
+    command: str = "lease-parser"
     redis_server: RedisServer | None = None
     workers: list[WorkerProcess] = field(default_factory=list)
+    lock: SystemLock | None = None
 
     @property
     def env(self) -> dict[str, str]:
@@ -301,8 +309,10 @@ class LocalCluster:
         }
 
     def start(self) -> LocalCluster:
+        self.lock = SystemLock(self.data_dir, self.command).acquire()
         try:
-            self.redis_server = RedisServer(self.data_dir / "redis").start()
+            self.redis_server = RedisServer(self.data_dir / REDIS_DIR).start()
+            self.lock.record(self.redis_server.url)
             for queue, n in self.concurrency.items():
                 worker = WorkerProcess(
                     env=self.env,
@@ -325,6 +335,8 @@ class LocalCluster:
         self.workers.clear()
         if self.redis_server is not None:
             self.redis_server.stop()
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self) -> LocalCluster:
         return self.start()

@@ -229,6 +229,7 @@ class ProblemKind(StrEnum):
     FAILED_RELATION = "failed_relation"  # it contradicts another value
     RIVAL_VALUE = "rival_value"  # the lease also states another value
     STATED_NOT_READ = "stated_not_read"  # the lease states it; nothing was read
+    NOT_READ = "not_read"  # a core field nothing was read for: does the lease state it?
     CAVEAT = "caveat"  # the wording leaves it open ("The" before a name, words ≠ figures)
     LOW_PROBABILITY = "low_probability"  # probably right, not enough to commit unread
     DOCUMENT = "document"  # the document as a whole (a blank form, an amendment)

@@ -35,6 +35,12 @@ ACTIONS: dict[type[LeaseParserError], Action] = {
     errors.DocumentNotFound: Action.DEAD,
     errors.InvalidHash: Action.DEAD,
     errors.AmbiguousHash: Action.DEAD,
+    # The CLI's: a read of a store that does not exist, the local system's lock and broker.
+    # A task opens its store with create, and takes its broker from its settings.
+    errors.StoreNotFound: Action.DEAD,
+    errors.LocalSystemRunning: Action.DEAD,
+    errors.LocalSystemStopped: Action.RETRY,
+    errors.CallbackRefused: Action.DEAD,  # the API's, never raised in a task
     errors.PermanentError: Action.DEAD,
     errors.CorruptDocument: Action.DEAD,
     errors.EmptyDocument: Action.DEAD,

@@ -27,6 +27,26 @@ if TYPE_CHECKING:  # imported where used: `lease-parser status` must not load th
     from lease_parser.parsing.ocr import OcrOptions
 
 MB = 1024 * 1024
+CHECKOUT_DATA_DIR = ".lease_data"
+
+
+def checkout_root() -> Path | None:
+    """The source checkout this package runs from, if any (not a site-packages install)."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "redis" / "redis.conf").is_file():
+        return root
+    return None
+
+
+def checkout_data_dir() -> Path | None:
+    """The data directory of the checkout this package runs from (None if installed)."""
+    root = checkout_root()
+    return root / CHECKOUT_DATA_DIR if root is not None else None
+
+
+def default_data_dir() -> Path:
+    """Where embedded defaults keep their files when LEASE_DATA_DIR is not set."""
+    return checkout_data_dir() or Path.home() / ".local" / "share" / "lease_parser"
 
 
 class TimeLimit(BaseModel):
@@ -106,7 +126,10 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
-    data_dir: Path = Path.home() / ".local" / "share" / "lease_parser"
+    # In a checkout (an editable install: `make install`), the checkout's .lease_data, the
+    # directory `make run` and `make serve` use, so a bare `lease-parser status` there reads
+    # their store; an installed package: ~/.local/share/lease_parser.
+    data_dir: Path = Field(default_factory=lambda: default_data_dir())
     broker_url: str = "redis://127.0.0.1:6379/0"
     result_backend: str = "redis://127.0.0.1:6379/1"
     # Empty means "embedded default under data_dir" (file://<data_dir>/objects).
@@ -209,11 +232,43 @@ class Settings(BaseSettings):
     # Seconds an API client is told to wait (Retry-After) when the broker is full.
     api_retry_after: int = Field(default=30, ge=1)
 
+    # Webhooks (lease_parser/webhooks.py): `serve` POSTs a document's state to the
+    # submission's callback_url (or to webhook_url, for every API submission) once it is
+    # final, signed with webhook_secret (X-Lease-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
+    # "<t>.<body>">). A failed delivery is retried with backoff (5 s, 10 s, 20 s … up to
+    # webhook_backoff_max) up to webhook_max_attempts times, then kept for `lease-parser
+    # webhooks replay`.
+    webhook_secret: SecretStr = SecretStr("")
+    webhook_url: str = ""
+    webhook_timeout: float = Field(default=10.0, gt=0)
+    webhook_max_attempts: int = Field(default=8, ge=1)
+    webhook_backoff_base: float = Field(default=5.0, gt=0)
+    webhook_backoff_max: float = Field(default=900.0, gt=0)
+    webhook_poll_interval: float = Field(default=2.0, gt=0)
+
     @field_validator("api_tokens")
     @classmethod
     def _tokens_are_name_token_pairs(cls, value: SecretStr) -> SecretStr:
         parse_api_tokens(value.get_secret_value())
         return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str) -> str:
+        parsed = urlparse(value)
+        if value and (parsed.scheme not in ("http", "https") or not parsed.hostname):
+            raise ValueError("must be an http:// or https:// URL (or empty: no webhook)")
+        return value
+
+    @model_validator(mode="after")
+    def _webhooks_are_signed(self) -> Self:
+        if self.webhook_url and not self.webhook_secret.get_secret_value():
+            raise ValueError(
+                "LEASE_WEBHOOK_URL needs LEASE_WEBHOOK_SECRET: every webhook is signed, so a "
+                'receiver can tell ours from a forgery (python3 -c "import secrets; '
+                'print(secrets.token_hex(32))")'
+            )
+        return self
 
     @field_validator("broker_url", "result_backend")
     @classmethod

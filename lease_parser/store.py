@@ -32,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -60,7 +60,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from lease_parser.errors import ConfigurationError, StorageUnavailable
+from lease_parser.errors import ConfigurationError, StorageUnavailable, StoreNotFound
 from lease_parser.migrations import upgrade_to_head
 
 
@@ -84,6 +84,8 @@ CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
+# An operator re-published a pending document's lost message (lease-parser pending --redrive).
+REDRIVEN = "redriven"
 
 
 def utcnow() -> dt.datetime:
@@ -210,6 +212,39 @@ class AmendmentLinkRow(Base):
     )
 
 
+class WebhookRow(Base):
+    """A client to tell when a document is final (``callback_url``, or the server's
+    ``LEASE_WEBHOOK_URL``), and how its delivery went: lease_parser/webhooks.py. A row is
+    due whenever the document has entered a final state since ``notified_state_at``."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    doc_hash: Mapped[str] = mapped_column(String(64), ForeignKey("documents.doc_hash"), index=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    # The document's absolute API address, as the submitting client reached the server.
+    document_url: Mapped[str] = mapped_column(String(2048))
+    actor: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The document's state_changed_at the last delivered notification reported.
+    notified_state_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # of the current notification
+    next_attempt_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    # A dispatcher's hold while it delivers (several `serve` replicas share the table).
+    claimed_until: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    last_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    delivered_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Every attempt failed: kept, listed, and sent again by `lease-parser webhooks replay`.
+    failed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class ReviewDecisionRow(Base):
     """One reviewer decision on one field, for one stay of a document in review.
 
@@ -268,6 +303,18 @@ class Requeue:
 
 
 @dataclass(frozen=True)
+class PendingDocument:
+    """A document still ``pending``: its newest pending submission (None if it has none
+    left), since when it is pending, and when anything last happened to it."""
+
+    doc_hash: str
+    doc_key: str
+    submission_id: str | None
+    pending_since: dt.datetime
+    last_activity: dt.datetime
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The terminal result a worker records for a document."""
 
@@ -296,10 +343,19 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def create_store_engine(url: str) -> Engine:
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[-1].split("?", 1)[0]
+    return path if path and path != ":memory:" else None
+
+
+def create_store_engine(url: str, create: bool = True) -> Engine:
+    """An engine for ``url``; with ``create``, a SQLite file's directory is made too."""
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
+        path = sqlite_path(url)
+        if path is not None and create:
             from pathlib import Path
 
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -320,10 +376,36 @@ class Store:
 
     def __init__(self, url: str, create: bool = True) -> None:
         self.url = url
-        self.engine = create_store_engine(url)
+        self.engine = create_store_engine(url, create=create)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         if create:
             self.upgrade_schema()
+
+    @classmethod
+    def existing(cls, url: str) -> Store:
+        """The store at ``url`` if there is one, for commands that read (or act on what is
+        there): never creates a file, a directory or a schema. Raises ``StoreNotFound``
+        naming the URL (password masked) when there is none; an existing store is brought
+        to the newest schema like any other."""
+        from pathlib import Path
+
+        from lease_parser.redaction import redact
+
+        path = sqlite_path(url)
+        if path is not None and not Path(path).is_file():
+            raise StoreNotFound(f"no store at {redact(url)}")
+        store = cls(url, create=False)
+        try:
+            with store._guard(), store.engine.connect() as conn:
+                found = store.engine.dialect.has_table(conn, DocumentRow.__tablename__)
+        except BaseException:
+            store.close()
+            raise
+        if not found:
+            store.close()
+            raise StoreNotFound(f"no store at {redact(url)} (the database has no documents table)")
+        store.upgrade_schema()
+        return store
 
     def upgrade_schema(self) -> None:
         """Bring the schema to the newest migration (a no-op when it is already there)."""
@@ -448,6 +530,65 @@ class Store:
     def submission(self, submission_id: str) -> SubmissionRow | None:
         with self.session() as s:
             return s.get(SubmissionRow, submission_id)
+
+    def quiet_pending(self, cutoff: dt.datetime, limit: int = 1000) -> list[PendingDocument]:
+        """Pending documents with nothing happening since ``cutoff``, oldest first: no state
+        change, no submission and no re-drive after it (``lease-parser pending``)."""
+        with self._guard(), self.engine.connect() as conn:
+            docs = conn.execute(
+                select(DocumentRow.doc_hash, DocumentRow.doc_key, DocumentRow.state_changed_at)
+                .where(
+                    DocumentRow.state == DocumentState.PENDING,
+                    DocumentRow.state_changed_at < cutoff,
+                )
+                .order_by(DocumentRow.state_changed_at)
+            ).all()
+            found = []
+            for doc_hash, doc_key, changed in docs:
+                pending = self._pending_activity(conn, doc_hash, as_utc(changed))
+                if pending.last_activity < as_utc(cutoff):
+                    found.append(replace(pending, doc_key=doc_key))
+                if len(found) >= limit:
+                    break
+            return found
+
+    @staticmethod
+    def _pending_activity(conn: Any, doc_hash: str, changed: dt.datetime) -> PendingDocument:
+        submission = conn.execute(
+            select(SubmissionRow.id, SubmissionRow.created_at)
+            .where(
+                SubmissionRow.doc_hash == doc_hash,
+                SubmissionRow.state == SubmissionState.PENDING,
+            )
+            .order_by(SubmissionRow.created_at.desc())
+            .limit(1)
+        ).first()
+        redriven = conn.scalar(
+            select(func.max(EventRow.at)).where(
+                EventRow.doc_hash == doc_hash, EventRow.reason == REDRIVEN
+            )
+        )
+        times = [changed, *(as_utc(t) for t in (redriven, submission and submission[1]) if t)]
+        return PendingDocument(
+            doc_hash=doc_hash,
+            doc_key="",
+            submission_id=str(submission[0]) if submission else None,
+            pending_since=changed,
+            last_activity=max(times),
+        )
+
+    def note_redriven(self, doc_hash: str, submission_id: str, actor: str) -> None:
+        """Audit a re-drive (it also restarts the document's quiet time)."""
+        with self.session() as s:
+            s.add(
+                EventRow(
+                    doc_hash=doc_hash,
+                    state=DocumentState.PENDING,
+                    reason=REDRIVEN,
+                    submission_id=submission_id,
+                    actor=actor,
+                )
+            )
 
     def note_attempt(self, doc_hash: str) -> None:
         with self.session() as s:

@@ -11,6 +11,7 @@ usage: python scripts/make_samples.py OUTDIR
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import random
 import sys
@@ -254,8 +255,20 @@ Hundred Dollars ($50,400.00) per year.
 Four Hundred Dollars ($8,400.00) upon signing this Lease."""
 
 
-def _pdf_from_sections(sections: list[tuple[str | None, object]]) -> bytes:
+# When each checked-in sample was first written, pinned: a PDF embeds its /CreationDate
+# (and fpdf2 derives its /ID from it), a DOCX its parts' zip times. With them fixed,
+# `make samples` rewrites the files byte for byte, so their hashes (in the README, the
+# tests) never move unless their content does.
+FIRST_WRITTEN = dt.datetime(2026, 11, 29, 21, 42, 28, tzinfo=dt.UTC)
+AMENDMENT_WRITTEN = dt.datetime(2026, 12, 1, 15, 42, 29, tzinfo=dt.UTC)
+SCAN_WRITTEN = dt.datetime(2026, 11, 29, 21, 42, 29, tzinfo=dt.UTC)
+
+
+def _pdf_from_sections(
+    sections: list[tuple[str | None, object]], written: dt.datetime = FIRST_WRITTEN
+) -> bytes:
     pdf = FPDF(format="letter")
+    pdf.set_creation_date(written)
     pdf.set_auto_page_break(True, margin=20)
     pdf.set_margins(22, 20, 22)
     pdf.add_page()
@@ -303,11 +316,13 @@ def _docx_with_tracked_change() -> bytes:
     )
     src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
     out = io.BytesIO()
+    stamp = FIRST_WRITTEN.timetuple()[:6]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item.filename)
             if item.filename == "word/document.xml":
                 data = data.replace(marker.encode(), tracked.encode())
+            item.date_time = stamp
             dst.writestr(item, data)
     return out.getvalue()
 
@@ -330,7 +345,8 @@ def _scanned_pdf(seed: int = 7) -> bytes:
         pixels[rng.randrange(width), rng.randrange(height)] = rng.choice((0, 90, 180))
     page = page.filter(ImageFilter.GaussianBlur(0.6))
     buf = io.BytesIO()
-    page.save(buf, format="PDF", resolution=300)
+    written = SCAN_WRITTEN.timetuple()
+    page.save(buf, format="PDF", resolution=300, creationDate=written, modDate=written)
     return buf.getvalue()
 
 
@@ -339,7 +355,7 @@ def main(outdir: Path) -> None:
     office = _pdf_from_sections(OFFICE_LEASE)
     files = {
         "harbor_point_office_lease.pdf": office,
-        "harbor_point_first_amendment.pdf": _pdf_from_sections(OFFICE_AMENDMENT),
+        "harbor_point_first_amendment.pdf": _pdf_from_sections(OFFICE_AMENDMENT, AMENDMENT_WRITTEN),
         "maple_grove_retail_lease.pdf": _pdf_from_sections(RETAIL_LEASE),
         "riverside_sublease_tracked_changes.docx": _docx_with_tracked_change(),
         "elm_street_lease.scan.pdf": _scanned_pdf(),

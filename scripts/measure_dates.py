@@ -1,9 +1,9 @@
 """Critical dates on the labelled dev corpus: every expiration and option window the labels
 let one compute, listed and right, and none wrong at the gate (issue 16's target).
 
-Each document is parsed (cached like ``make eval``), extracted, and given confidences by
-the model fitted on the *other* documents (leave one document out, as ``eval`` does), so
-no date is judged by a model that saw its document. Notice periods are not in the corpus
+Each document is parsed (cached like ``make eval``), and read and given confidences by the
+models fitted on the *other* source families (as ``eval`` does), so no date is chosen or
+judged by a model that saw its source. Notice periods are not in the corpus
 labels: they come from tests/fixtures/dev_notice_labels.json (one reader).
 
 usage: python scripts/measure_dates.py [DIR] [--labels FILE] [--notices FILE] [--json]
@@ -21,9 +21,10 @@ from lease_parser.abstract import normalize_stage
 from lease_parser.evaluation.dates import DatesReport, check_document
 from lease_parser.evaluation.runner import (
     document_files,
-    extract_file,
-    held_out_models,
+    extract_read,
+    held_out_extractions,
     load_labels,
+    read_file,
 )
 from lease_parser.settings import load_settings
 
@@ -38,17 +39,17 @@ def measure(directory: Path, labels_path: Path, notices_path: Path) -> DatesRepo
     labels = load_labels(labels_path)
     notices = json.loads(notices_path.read_text(encoding="utf-8"))
     cache = ROOT / ".lease_data" / "eval-cache"
-    extracted = []
+    reads, extracted = [], []
+    shipped = settings.confidence()
     files = document_files(directory)
     for index, path in enumerate(files, start=1):
         print(f"[{index}/{len(files)}] {path.name}", file=sys.stderr)
-        extracted.append(extract_file(path, settings, cache))
-    models = held_out_models(extracted, labels)
+        reads.append(read_file(path, settings, cache))
+        extracted.append(extract_read(reads[-1], shipped))
     report = DatesReport(gate)
-    for item in extracted:
+    for item, model in held_out_extractions(reads, extracted, labels, shipped):
         if item.extraction is None or item.name not in labels:
             continue
-        model = models.get(item.name, settings.confidence())
         result = normalize_stage(copy.deepcopy(item.extraction), gate, model)
         report.checks += check_document(
             item.name, result, labels[item.name], notices.get(item.name, {}), gate
@@ -76,7 +77,16 @@ def main() -> int:
     parser.add_argument("--notices", type=Path, default=NOTICES)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report = measure(args.directory, args.labels or args.directory / "labels.json", args.notices)
+    labels = args.labels or args.directory / "labels.json"
+    if not labels.is_file():
+        # The dev corpus is real leases: it lives beside the checkout, never in a clone.
+        print(
+            f"error: no labelled corpus at {args.directory} ({labels} is missing): the dev "
+            "corpus is not part of a clone; give its directory (make measure-dates CORPUS=DIR)",
+            file=sys.stderr,
+        )
+        return 2
+    report = measure(args.directory, labels, args.notices)
     if args.json:
         print(json.dumps(report.to_json()))
     else:

@@ -1,4 +1,4 @@
-"""Suite-wide fixtures: a clean environment for every test."""
+"""Suite-wide fixtures: a clean environment for every test; Hypothesis without deadlines."""
 
 from __future__ import annotations
 
@@ -6,6 +6,12 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# Speed is measured in benchmarks, never in tests: on a shared 2-core machine a property
+# test's example can take seconds, and Hypothesis's default 200 ms deadline fails it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)

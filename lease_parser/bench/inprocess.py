@@ -102,7 +102,7 @@ class InProcess:
             result.ocr_cpu_s = _cpu(resource.RUSAGE_CHILDREN) - children
             result.ocr_self_cpu_s = _cpu(resource.RUSAGE_THREAD) - own
         with timed(stages, "extract"):
-            extraction = extract_stage(document)
+            extraction = extract_stage(document, settings.confidence())
         with timed(stages, "normalize"):
             return normalize_stage(extraction, settings.confidence_gate, settings.confidence())
 

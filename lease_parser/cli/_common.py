@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from lease_parser import errors
-from lease_parser.errors import AmbiguousHash, DocumentNotFound, InvalidHash
+from lease_parser.errors import AmbiguousHash, DocumentNotFound, InvalidHash, StoreNotFound
 from lease_parser.hashes import hash_prefix, resolve_prefix
 from lease_parser.redaction import redact
 from lease_parser.translate import translate
@@ -49,6 +49,7 @@ EXIT_CODES: dict[type[Exception], ExitCode] = {
     errors.ObjectNotFound: ExitCode.NOT_FOUND,
     errors.TransientError: ExitCode.UNAVAILABLE,  # broker, store, object store, timeouts
     DocumentNotFound: ExitCode.NOT_FOUND,
+    StoreNotFound: ExitCode.NOT_FOUND,
     InvalidHash: ExitCode.USAGE,
     AmbiguousHash: ExitCode.USAGE,
 }
@@ -102,8 +103,10 @@ def error_boundary(as_json: bool) -> Iterator[None]:
     """Map whatever a command raised to an exit code and a redacted message."""
     try:
         yield
-    except click.exceptions.Abort:
-        _emit("aborted", ExitCode.INTERRUPTED, as_json)
+    except click.exceptions.Abort as exc:
+        # click turns a Ctrl-C into Abort (a declined confirmation is one too).
+        said = "interrupted" if isinstance(exc.__context__, KeyboardInterrupt) else "aborted"
+        _emit(said, ExitCode.INTERRUPTED, as_json)
     except KeyboardInterrupt:
         _emit("interrupted", ExitCode.INTERRUPTED, as_json)
     except click.ClickException as exc:
@@ -126,9 +129,60 @@ def error_boundary(as_json: bool) -> Iterator[None]:
 
 
 def settings_from_env() -> Settings:
+    """The settings of a command that needs no broker (the store, the object store)."""
     from lease_parser.settings import load_settings
 
     return load_settings()
+
+
+def broker_settings(settings: Settings | None = None) -> Settings:
+    """The settings of a command that talks to the broker.
+
+    ``LEASE_BROKER_URL`` when it is set. Otherwise, when ``run`` or ``serve --local`` has
+    used the data directory, the broker of that local system (local_system.py): it runs
+    on a port of its own, and the default 127.0.0.1:6379 may be another Redis altogether.
+    In a checkout the local system is the default (its .lease_data), whether or not it
+    has run yet. If that system is not running, ``LocalSystemStopped`` says how to start it.
+    """
+    from lease_parser.local_system import has_local_system, running_broker_or_fail
+    from lease_parser.settings import checkout_data_dir
+
+    settings = settings or settings_from_env()
+    in_checkout = settings.data_dir == checkout_data_dir()
+    if "broker_url" in settings.model_fields_set or not (
+        in_checkout or has_local_system(settings.data_dir)
+    ):
+        return settings
+    record = running_broker_or_fail(settings.data_dir)
+    update = {"broker_url": record.broker_url(0)}
+    if "result_backend" not in settings.model_fields_set:
+        update["result_backend"] = record.broker_url(1)
+    return settings.model_copy(update=update)
+
+
+def describe_broker(settings: Settings) -> str:
+    """Which broker ``settings`` reach and why, in words, for a command's output."""
+    from lease_parser.local_system import running_broker
+
+    url = redact(settings.broker_url)
+    record = running_broker(settings.data_dir)
+    if record is not None and settings.broker_url == record.broker_url(0):
+        return f"the local broker {url} of {settings.data_dir} (run by {record.command})"
+    if "broker_url" in settings.model_fields_set:
+        return f"the broker LEASE_BROKER_URL={url}"
+    return f"the default broker {url} (set LEASE_BROKER_URL to use another)"
+
+
+def describe_store(settings: Settings) -> str:
+    """Which store ``settings`` read and how to point them elsewhere, in words."""
+    url = redact(settings.store_database_url)
+    if "store_url" in settings.model_fields_set:
+        return f"the store LEASE_STORE_URL={url}"
+    where = "LEASE_DATA_DIR" if "data_dir" in settings.model_fields_set else "the default data dir"
+    return (
+        f"the store {url} (in {where} {settings.data_dir}; set LEASE_DATA_DIR or "
+        "LEASE_STORE_URL to read another)"
+    )
 
 
 def print_json(obj: Any) -> None:
@@ -143,6 +197,29 @@ cache_dir_option = click.option(
     default=None,
     help="Keep parsed (and OCR'd) documents here, keyed by content hash, to skip re-parsing.",
 )
+
+
+class OutputFile(click.Path):
+    """A file a command will write: its directory must exist and be writable, checked
+    before any work (a missing directory was a traceback after the export had run)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import os
+
+        path = super().convert(value, param, ctx)
+        assert isinstance(path, Path)  # path_type=Path
+        parent = path.parent
+        if not parent.is_dir():
+            self.fail(f"directory {str(parent)!r} does not exist: create it first", param, ctx)
+        if not os.access(parent, os.W_OK | os.X_OK):
+            self.fail(f"directory {str(parent)!r} is not writable", param, ctx)
+        return path
+
+
+OUTPUT_FILE = OutputFile()
 
 
 class HashParam(click.ParamType[str]):
@@ -161,11 +238,35 @@ HASH = HashParam()
 
 
 def open_store(settings: Settings | None = None) -> Store:
+    """The store a command reads or acts on: an existing one only (a read never creates a
+    store; a missing one is an error naming it and saying what to do)."""
     from lease_parser.store import Store
 
-    return Store((settings or settings_from_env()).store_database_url)
+    settings = settings or settings_from_env()
+    try:
+        return Store.existing(settings.store_database_url)
+    except StoreNotFound as exc:
+        if "store_url" in settings.model_fields_set:
+            advice = "check LEASE_STORE_URL (a command that reads never creates a store)"
+        else:
+            advice = (
+                f"nothing has been processed in {settings.data_dir} yet (`make run` processes "
+                "the samples there); set LEASE_DATA_DIR or LEASE_STORE_URL to read another store"
+            )
+        raise StoreNotFound(f"{exc}: {advice}") from None
+
+
+def in_store(store: Store) -> str:
+    """ " in <store URL> (…how to read another)": what a "not found" says, since the usual
+    cause is a command reading another store than the one the documents went to."""
+    return (
+        f" in the store {redact(store.url)} (set LEASE_DATA_DIR or LEASE_STORE_URL to read another)"
+    )
 
 
 def resolve_hash(store: Store, text: str) -> str:
     """The full hash of the one document ``text`` starts (see hashes.resolve_prefix)."""
-    return resolve_prefix(text, store.hashes_starting_with)
+    try:
+        return resolve_prefix(text, store.hashes_starting_with)
+    except DocumentNotFound as exc:
+        raise DocumentNotFound(exc.message + in_store(store), **exc.context) from None

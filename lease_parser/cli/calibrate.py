@@ -64,9 +64,10 @@ def calibrate(
     wrong by docs/fields.md's rules), and every value a reviewer committed (approved: right;
     corrected: wrong). The fit is deterministic; review the new file in git like code.
     """
-    from lease_parser.calibration import fit_model, labelled_examples, reviewed_examples
+    from lease_parser.calibration import fit_model, reviewed_examples
     from lease_parser.confidence import model_path
     from lease_parser.evaluation import document_files, extract_file, load_labels
+    from lease_parser.evaluation.runner import examples_from
 
     if (directory is None) != (labels_path is None):
         raise click.UsageError("give DIRECTORY and --labels together")
@@ -75,14 +76,11 @@ def calibrate(
     if directory is not None and labels_path is not None:
         labels = load_labels(labels_path)
         files = document_files(directory)
+        extracted = []
         for index, path in enumerate(files, start=1):
             click.echo(f"[{index}/{len(files)}] {path.name}", err=True)
-            extracted = extract_file(path, settings, cache_dir)
-            if extracted.extraction is not None:
-                fields = extracted.extraction.fields
-                examples += labelled_examples(
-                    path.name, fields, labels.get(path.name, {}), alternatives=True
-                )
+            extracted.append(extract_file(path, settings, cache_dir))
+        examples += examples_from(extracted, labels)
     if reviews:
         examples += reviewed_examples(_reviewed_documents(settings.store_database_url))
     if not examples:
@@ -96,7 +94,8 @@ def calibrate(
         print_json(summary)
     else:
         click.echo(
-            f"fitted on {summary['examples']} values ({summary['wrong']} wrong) from "
-            f"{summary['documents']} documents, {summary['from_reviews']} from reviews; "
-            f"wrote {target}"
+            f"fitted on {summary['examples']} values ({summary['wrong']} wrong) and "
+            f"{summary['unread']} unread fields ({summary['unread_not_stated']} not stated) from "
+            f"{summary['documents']} documents of {summary['families']} sources, "
+            f"{summary['from_reviews']} values from reviews; wrote {target}"
         )

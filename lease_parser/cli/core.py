@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the core is imported by the commands that run it, not by `-
 
 def _print_human(path: Path, result: AbstractionResult) -> None:
     from lease_parser.model import result_json
+    from lease_parser.portfolio.display import clip, in_words
 
     click.echo(
         f"{path.name}: {result.route.value}"
@@ -37,7 +38,8 @@ def _print_human(path: Path, result: AbstractionResult) -> None:
         if f["value"] is None:
             continue
         page = f["provenance"]["page"] if f["provenance"] else "-"
-        click.echo(f"  {name:22} {str(f['value'])[:60]:60} {f['confidence']:.2f}  p.{page}")
+        value = clip(in_words(name, f["value"]), 60)
+        click.echo(f"  {name:22} {value:60} {f['confidence']:.2f}  p.{page}")
     for problem in result.problems:
         click.echo(f"  ! {problem.field}: {problem.problem}")
 
@@ -90,6 +92,7 @@ def _print_summary(title: str, report: EvalReport) -> None:
     all_fields = list(report.fields)
     committed = len(report.committed())
     leases = len(report.lease_documents())
+    complete = len(report.complete_and_right())
     click.echo(f"\n{title}")
     click.echo(f"  precision at gate (core)  {_fmt(report.precision_at_gate())}")
     click.echo(f"  recall at gate (core)     {_fmt(report.recall_at_gate())}")
@@ -99,22 +102,62 @@ def _print_summary(title: str, report: EvalReport) -> None:
         f"  committed unreviewed      {_fmt(report.committed_share())}"
         f"  ({committed} of {len(report.outcomes)} documents; {leases} are leases or subleases)"
     )
+    click.echo(
+        f"  complete and right        {_fmt(report.complete_and_right_share())}"
+        f"  ({complete} committed leases with every labelled core field as labelled; "
+        f"{len(report.complete_and_right(None))} with every labelled field)"
+    )
+    wrong = report.committed_incomplete_or_wrong()
+    click.echo(
+        f"  committed incomplete/wrong {len(wrong):>4}"
+        + (f"  ({', '.join(wrong)})" if wrong else "")
+    )
     click.echo(f"  auto-commit precision     {_fmt(report.auto_commit_precision())}")
     click.echo(f"  fields to check / review  {_fmt(report.fields_to_check())}")
-    click.echo(f"  calibration error (ECE)   {_fmt(report.calibration_error())}")
+    click.echo(f"  calibration error (ECE)   {_fmt(report.calibration_error())}  values")
+    click.echo(
+        f"                            {_fmt(report.calibration_error(report.unread))}  not stated "
+        f"({_fmt(report.calibration_error(report.unread_core))} core)"
+    )
+    right, wrong_count, stated = report.not_stated_at_gate()
+    click.echo(
+        f"  not stated at gate (core) {_fmt(report.not_stated_precision_at_gate())}"
+        f"  ({right} unread core fields cleared as not stated, {wrong_count} of them stated; "
+        f"{stated} stated and unread)"
+    )
     click.echo(f"  Brier score               {_fmt(report.brier())}")
 
 
 def _print_reliability(report: EvalReport) -> None:
-    click.echo("\nreliability (cross-validated): probability given vs share right")
-    click.echo(f"  {'bin':13} {'values':>6} {'given':>6} {'right':>6}")
-    for b in report.reliability():
-        click.echo(
-            f"  [{b.low:.2f}, {b.high:.2f}) {b.values:>6} {b.predicted:>6.3f} {b.observed:>6.3f}"
-        )
+    for what, scored in (("values: probability right", None), ("not stated", report.unread)):
+        click.echo(f"\nreliability ({what}): probability given vs share right")
+        click.echo(f"  {'bin':13} {'values':>6} {'given':>6} {'right':>6}")
+        for b in report.reliability(scored=scored):
+            span = f"[{b.low:.2f}, {b.high:.2f})"
+            click.echo(f"  {span} {b.values:>6} {b.predicted:>6.3f} {b.observed:>6.3f}")
     click.echo(
         f"  stated but not read: flagged {report.flagged_stated} fields the labels state, "
         f"{report.flagged_null} of {report.null_fields} the labels say are not stated"
+    )
+
+
+def _print_groups(evaluation: Evaluation, subsets: dict[str, list[str]]) -> None:
+    rows = [(f"family {k}", r) for k, r in evaluation.by_family().items()]
+    rows += [(f"subset {k}", evaluation.restricted(v)) for k, v in subsets.items()]
+    click.echo("\nby source family and subset (cross-validated, core fields):")
+    click.echo(
+        f"  {'':22} {'docs':>4} {'leases':>6} {'prec':>5} {'rec':>5} {'commit':>6} "
+        f"{'c&r':>4} {'bad':>4} {'ece':>5}"
+    )
+    for name, r in rows:
+        click.echo(
+            f"  {name:22} {len(r.outcomes):>4} {len(r.lease_documents()):>6} "
+            f"{_fmt(r.precision_at_gate()):>5} {_fmt(r.recall_at_gate()):>5} "
+            f"{len(r.committed()):>6} {len(r.complete_and_right()):>4} "
+            f"{len(r.committed_incomplete_or_wrong()):>4} {_fmt(r.calibration_error()):>5}"
+        )
+    click.echo(
+        "  (c&r: committed complete and right; bad: committed with a core field wrong or missing)"
     )
 
 
@@ -161,19 +204,34 @@ def _print_documents(report: EvalReport) -> None:
         click.echo(f"  labelled but not found: {name}")
 
 
-def _print_evaluation(evaluation: Evaluation) -> None:
-    honest = evaluation.cross_validated or evaluation.in_sample
-    title = "cross-validated" if evaluation.cross_validated else "in-sample"
-    click.echo(f"fields ({title}: each document scored by a model fitted without it)")
+def _print_evaluation(evaluation: Evaluation, subsets: dict[str, list[str]]) -> None:
+    honest = evaluation.honest
+    if evaluation.cross_validated is not None:
+        title = (
+            "cross-validated: each source's documents read and scored by models fitted without it"
+        )
+    else:
+        title = "in-sample: the shipped model"
+    click.echo(f"fields ({title})")
     _print_fields(honest)
     if evaluation.cross_validated is not None:
-        _print_summary("cross-validated (leave one document out)", evaluation.cross_validated)
+        _print_summary("cross-validated (grouped by source family)", evaluation.cross_validated)
     _print_summary("in-sample (the shipped model, fitted on these documents)", evaluation.in_sample)
+    _print_groups(evaluation, subsets)
     _print_reliability(honest)
     if evaluation.curve:
         _print_curve(evaluation)
     _print_targets(honest)
     _print_documents(honest)
+
+
+def _subsets(paths: tuple[Path, ...]) -> dict[str, list[str]]:
+    """Each ``--subset`` file's document names (one per line; ``#`` starts a comment)."""
+    out = {}
+    for path in paths:
+        lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
+        out[path.stem] = [line for line in lines if line]
+    return out
 
 
 @click.command("eval")
@@ -196,6 +254,13 @@ def _print_evaluation(evaluation: Evaluation) -> None:
     is_flag=True,
     help="Skip cross-validation (no scikit-learn needed; the numbers flatter the model).",
 )
+@click.option(
+    "--subset",
+    "subset_paths",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Also report the documents listed in FILE (one name per line) on their own; repeatable.",
+)
 @json_option
 def evaluate(
     directory: Path,
@@ -203,12 +268,14 @@ def evaluate(
     cache_dir: Path | None,
     check: bool,
     in_sample_only: bool,
+    subset_paths: tuple[Path, ...],
     as_json: bool,
 ) -> None:
     """Abstract every document in DIRECTORY in this process and score it against labels.
 
-    The honest figures are cross-validated: each document is scored by a confidence model
-    fitted on the other documents only. The in-sample figures use the shipped model.
+    The honest figures are cross-validated by source: the documents of each source family
+    (the file name up to its first "_") are read and scored by the models fitted on the
+    other families only. The in-sample figures use the shipped model.
     """
     from lease_parser.evaluation import evaluate_directory, load_labels, unmet_targets
 
@@ -228,10 +295,11 @@ def evaluate(
     evaluation = evaluate_directory(
         directory, labels, settings, cache_dir, progress, cross_validate=not in_sample_only
     )
+    subsets = _subsets(subset_paths)
     if as_json:
-        print_json(evaluation.to_json())
+        print_json(evaluation.to_json(subsets))
     else:
-        _print_evaluation(evaluation)
-    unmet = unmet_targets(evaluation.cross_validated or evaluation.in_sample)
+        _print_evaluation(evaluation, subsets)
+    unmet = unmet_targets(evaluation.honest)
     if check and unmet:
         fail("targets not met: " + "; ".join(unmet), ExitCode.FAILED, printed=True)

@@ -15,12 +15,13 @@ import click
 from lease_parser.cli._common import (
     HASH,
     ExitCode,
+    broker_settings,
+    describe_broker,
     fail,
     json_option,
     open_store,
     print_json,
     resolve_hash,
-    settings_from_env,
 )
 from lease_parser.errors import Reason
 from lease_parser.hashes import resolve_prefix
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 def _redis() -> redis.Redis:
     from lease_parser.pipeline.runtime import runtime_for
 
-    return runtime_for(settings_from_env()).redis
+    return runtime_for(broker_settings()).redis
 
 
 def _login_name() -> str:
@@ -77,8 +78,10 @@ def dead() -> None:
 def list_(limit: int, reason: str | None, as_json: bool) -> None:
     """Dead letters, oldest first: hash, when, reason, attempts, key."""
     from lease_parser.deadletter import list_dead_letters
+    from lease_parser.pipeline.runtime import runtime_for
 
-    letters = list_dead_letters(_redis(), limit, reason)
+    settings = broker_settings()
+    letters = list_dead_letters(runtime_for(settings).redis, limit, reason)
     if as_json:
         print_json([letter.to_json() for letter in letters])
         return
@@ -88,7 +91,7 @@ def list_(limit: int, reason: str | None, as_json: bool) -> None:
             f"{letter.doc_hash[:12]}  {at}  {letter.reason:18} x{letter.attempts:<2} "
             f"{letter.doc_key}"
         )
-    click.echo(f"{len(letters)} dead letter(s)")
+    click.echo(f"{len(letters)} dead letter(s) in {describe_broker(settings)}")
 
 
 @dead.command()
@@ -125,22 +128,17 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
     If the broker is down or full nothing changes (exit 6 or 4): run it again later.
     Exits 5 if any hash is not a dead document (the others are still requeued).
     """
-    from lease_parser.deadletter import remove_dead_letter
+    from lease_parser.deadletter import requeue_dead_document
     from lease_parser.pipeline.app import create_app
-    from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.pipeline.submit import requeue_document
-    from lease_parser.store import DocumentState
 
-    app = create_app(settings_from_env())
-    runtime = runtime_for(app.lease_settings)
+    app = create_app(broker_settings())
     store = open_store(app.lease_settings)
     receipts, missing = [], []
     for doc_hash in (resolve_hash(store, h) for h in doc_hashes):
-        receipt = requeue_document(app, doc_hash, "dead requeue", (DocumentState.DEAD,))
+        receipt = requeue_dead_document(app, doc_hash, "dead requeue")
         if receipt is None:
             missing.append(doc_hash)
             continue
-        remove_dead_letter(runtime.redis, doc_hash)
         receipts.append(receipt)
     if as_json:
         print_json([receipt.to_json() for receipt in receipts])
@@ -170,7 +168,7 @@ def discard(
     from lease_parser.deadletter import discard_dead_letter, get_dead_letter
     from lease_parser.pipeline.runtime import runtime_for
 
-    runtime = runtime_for(settings_from_env())
+    runtime = runtime_for(broker_settings())
     letters = {h: get_dead_letter(runtime.redis, h) for h in _dead_hashes(doc_hashes)}
     found = [letter for letter in letters.values() if letter is not None]
     missing = [h for h, letter in letters.items() if letter is None]

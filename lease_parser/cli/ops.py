@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lease_parser.cli._common import ExitCode, fail, json_option, print_json, settings_from_env
+from lease_parser.cli._common import (
+    ExitCode,
+    broker_settings,
+    describe_broker,
+    fail,
+    json_option,
+    print_json,
+)
 from lease_parser.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -41,7 +48,7 @@ def metrics(port: int, address: str) -> None:
     """
     from lease_parser.metrics import serve_exporter
 
-    serve_exporter(settings_from_env(), port, address)
+    serve_exporter(broker_settings(), port, address)
     click.echo(f"serving lease-parser metrics on http://{address}:{port}/metrics", err=True)
     _wait_for_termination()
 
@@ -88,7 +95,7 @@ def flower(port: int, address: str, basic_auth: str | None) -> None:
     credentials = parse_basic_auth(basic_auth)
     from lease_parser.pipeline.app import create_app
 
-    app = create_app(settings_from_env())
+    app = create_app(broker_settings())
     # Through Flower's own environment option, not argv: no password in the process list.
     os.environ["FLOWER_BASIC_AUTH"] = ",".join(credentials)
     os.environ.pop("FLOWER_UNAUTHENTICATED_API", None)
@@ -197,7 +204,7 @@ def healthcheck(
     """
     from celery.utils.nodenames import host_format
 
-    settings = settings_from_env()
+    settings = broker_settings()
     stall_after = settings.worker_stall_after if stalled_after is None else stalled_after
     problem = broker_problem(settings, timeout)
     worker = host_format(worker_name) if worker_name else None
@@ -210,4 +217,5 @@ def healthcheck(
     if problem is not None:
         fail(problem, ExitCode.FAILED, printed=as_json)
     if not as_json:
-        click.echo("ok" + (f": {worker} answers and consumes" if worker else ": broker answers"))
+        what = f"{worker} answers and consumes" if worker else "the broker answers"
+        click.echo(f"ok: {what} ({describe_broker(settings)})")

@@ -13,12 +13,13 @@ import click
 from lease_parser.cli._common import (
     HASH,
     ExitCode,
+    broker_settings,
     fail,
+    in_store,
     json_option,
     open_store,
     print_json,
     resolve_hash,
-    settings_from_env,
 )
 from lease_parser.hashes import full_hash
 
@@ -31,7 +32,7 @@ QUEUE_NAMES = ("lease_extraction", "lease_ocr", "lease_normalization")  # routin
 def _app() -> Celery:
     from lease_parser.pipeline.app import create_app
 
-    return create_app(settings_from_env())
+    return create_app(broker_settings())
 
 
 def _declared_hash(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -104,7 +105,7 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, loglevel:
     names = queues.split(",")
     if unknown := unknown_queues(names):
         fail(f"unknown queue(s) {unknown}; choose from {', '.join(QUEUES)}", ExitCode.USAGE)
-    run_worker(settings_from_env(), names, concurrency, hostname, loglevel)
+    run_worker(broker_settings(), names, concurrency, hostname, loglevel)
 
 
 @click.command()
@@ -115,7 +116,11 @@ def status(doc_hash: str, as_json: bool) -> None:
     store = open_store()
     row = store.document(resolve_hash(store, doc_hash))
     if row is None:
-        fail(f"no document with hash {doc_hash}", ExitCode.NOT_FOUND, state="unknown")
+        fail(
+            f"no document with hash {doc_hash}{in_store(store)}",
+            ExitCode.NOT_FOUND,
+            state="unknown",
+        )
     payload = {
         "doc_hash": row.doc_hash,
         "doc_key": row.doc_key,
@@ -129,27 +134,42 @@ def status(doc_hash: str, as_json: bool) -> None:
         click.echo(f"{row.doc_hash[:12]}  {row.doc_key}  {row.state}{reason}")
 
 
+def _read_password() -> str:
+    """Asked for on a terminal (not echoed); else the first line of stdin, so a script can
+    pipe it in (getpass would warn that it cannot hide the input, and echo it)."""
+    import sys
+
+    if sys.stdin.isatty():
+        return str(click.prompt("Password", hide_input=True, err=True))
+    password = sys.stdin.readline().rstrip("\r\n")
+    if not password:
+        fail("no password: type it at the prompt, or pipe it in on stdin", ExitCode.USAGE)
+    return password
+
+
 @click.command()
 @click.argument("doc_hash", type=HASH)
 @click.option(
     "--password",
-    prompt=True,
-    hide_input=True,
-    help="The document's password (prompted for if omitted; an option shows in `ps`).",
+    default=None,
+    help="The document's password. Omitted: asked for on a terminal (not echoed), else read "
+    "from the first line of stdin. Prefer those: an option shows in `ps`.",
 )
 @json_option
-def unlock(doc_hash: str, password: str, as_json: bool) -> None:
+def unlock(doc_hash: str, password: str | None, as_json: bool) -> None:
     """Supply the password of an encrypted document (review: needs_credential) and requeue it.
 
     The password is tried on the document first: a wrong one is refused (exit 1) and
     nothing changes. A right one is stored encrypted (LEASE_CREDENTIAL_KEY) beside the
     documents, never in a queue message, and deleted once the document is final.
     """
-    from lease_parser.pipeline.unlock import unlock_document
+    from lease_parser.pipeline.unlock import check_unlockable, unlock_document
 
     app = _app()
-    full = resolve_hash(open_store(app.lease_settings), doc_hash)
-    receipt = unlock_document(app, full, password)
+    store = open_store(app.lease_settings)
+    full = resolve_hash(store, doc_hash)
+    check_unlockable(store.document(full), full)  # before asking for a password in vain
+    receipt = unlock_document(app, full, password if password is not None else _read_password())
     if as_json:
         print_json(receipt.to_json())
     else:

@@ -12,6 +12,7 @@ import click
 
 from lease_parser.cli._common import (
     HASH,
+    OUTPUT_FILE,
     ExitCode,
     fail,
     json_option,
@@ -48,11 +49,13 @@ def end_of_span(start: dt.date, text: str) -> dt.date:
 
 
 def _line(event: CriticalDate, gate: float) -> str:
+    from lease_parser.portfolio.display import clip
+
     mark = " " if event.confirmed(gate) else "?"
-    who = event.tenant or event.lease.doc_key
+    who = clip(event.tenant or event.lease.doc_key, 28)
     return (
         f"{event.date.isoformat()} {mark} {event.confidence:.2f}  {event.kind.value:24} "
-        f"{who[:28]:28}  {event.summary}"
+        f"{who:28}  {event.summary}"
     )
 
 
@@ -77,7 +80,7 @@ def _line(event: CriticalDate, gate: float) -> str:
 )
 @click.option(
     "--ics",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="Write the dates to this iCalendar file (one event each, reminders before deadlines).",
 )
@@ -162,6 +165,8 @@ def list_(state: str | None, as_json: bool) -> None:
     if as_json:
         print_json([_view_json(v) for v in views])
         return
+    from lease_parser.portfolio.display import clip
+
     for view in views:
         link = view.link
         lease = (
@@ -172,7 +177,7 @@ def list_(state: str | None, as_json: bool) -> None:
         why = (link.evidence or {}).get("why", "")
         click.echo(
             f"{view.amendment.doc_hash[:12]}  {link.state:12} {link.method:8} "
-            f"{view.amendment.doc_key[:36]:36} -> {lease}  ({why})"
+            f"{clip(view.amendment.doc_key, 36):36} -> {lease}  ({why})"
         )
     click.echo(f"{len(views)} amendment(s)", err=True)
 
@@ -198,13 +203,15 @@ def show(amendment_hash: str, as_json: bool) -> None:
     click.echo(
         f"{link.state} ({link.method}, {link.actor or '-'}): {(link.evidence or {}).get('why')}"
     )
+    from lease_parser.portfolio.display import clip
+
     for candidate in (link.evidence or {}).get("candidates", []):
         mark = "match" if candidate["match"] else "     "
         click.echo(
             f"  {mark} {candidate['lease_hash'][:12]}  confidence {candidate['confidence']:.2f}"
         )
         for c in candidate["comparisons"]:
-            says, lease_says = str(c["amendment_says"])[:40], str(c["lease_says"])[:40]
+            says, lease_says = clip(str(c["amendment_says"]), 40), clip(str(c["lease_says"]), 40)
             click.echo(
                 f"      {c['criterion']:10} {c['outcome']:8} amendment: {says:40} "
                 f"lease: {lease_says}"

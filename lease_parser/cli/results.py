@@ -14,8 +14,10 @@ import click
 
 from lease_parser.cli._common import (
     HASH,
+    OUTPUT_FILE,
     ExitCode,
     fail,
+    in_store,
     json_option,
     open_store,
     print_json,
@@ -60,6 +62,7 @@ def _filters(f: click.decorators.FC) -> click.decorators.FC:
 
 
 def _selected(
+    store: Store,
     states: tuple[str, ...],
     since: str | None,
     until: str | None,
@@ -68,7 +71,7 @@ def _selected(
     newest_first: bool = False,
 ) -> Iterator[DocumentRow]:
     chosen = states or (default,)
-    return open_store().documents(
+    return store.documents(
         states=() if "all" in chosen else chosen,
         since=parse_when(since),
         until=parse_when(until, end=True),
@@ -92,10 +95,13 @@ def list_(
     """Documents of every state (or --state), newest first by when they entered it."""
     from lease_parser.export import document_json
 
-    rows = list(_selected(states, since, until, "all", limit, newest_first=True))
+    store = open_store()
+    rows = list(_selected(store, states, since, until, "all", limit, newest_first=True))
     if as_json:
         print_json([document_json(row) for row in rows])
         return
+    from lease_parser.portfolio.display import clip
+
     for row in rows:
         fields = row.fields or {}
         tenant = (fields.get("tenant") or {}).get("value") or "-"
@@ -104,9 +110,9 @@ def list_(
         when = document_json(row)["state_changed_at"] or ""
         click.echo(
             f"{row.doc_hash[:12]}  {state:32} {row.source or '-':6} {when[:16]}  "
-            f"{row.doc_key} v{row.key_version}  {str(tenant)[:30]}  {rent}"
+            f"{row.doc_key} v{row.key_version}  {clip(str(tenant), 30)}  {rent}"
         )
-    click.echo(f"{len(rows)} document(s)")
+    click.echo(f"{len(rows)} document(s){in_store(store)}")
 
 
 @results.command()
@@ -141,13 +147,13 @@ def show(doc_hash: str, as_json: bool) -> None:
         + (f" ({row.reason})" if row.reason else "")
         + f"  source {row.source or '-'}{by}"
     )
+    from lease_parser.portfolio.display import clip, in_words
+
     sources = record["field_sources"]
     for name, field in record["fields"].items():
         if field.get("value") is not None or sources.get(name, "pipeline") != "pipeline":
-            click.echo(
-                f"  {name:22} {field['value']!s:60} {field['confidence']:.2f}"
-                f"  {sources.get(name, '')}"
-            )
+            value = clip(in_words(name, field["value"]), 60)
+            click.echo(f"  {name:22} {value:60} {field['confidence']:.2f}  {sources.get(name, '')}")
     if terms is not None:
         _print_terms(terms)
     if "link" in record:
@@ -191,21 +197,22 @@ def _portfolio_record(
 
 def _print_terms(terms: CurrentTerms) -> None:
     """Current terms (field, value, probability, the document that set it), change log."""
-    from lease_parser.portfolio.display import shown
+    from lease_parser.portfolio.display import clip, in_words
 
     click.echo("  current terms (amendments applied):")
     for name, term in terms.terms.items():
         click.echo(
-            f"    {name:24} {shown(name, term.value)[:56]:56} {term.confidence:.2f}  "
+            f"    {name:24} {clip(in_words(name, term.value), 56):56} {term.confidence:.2f}  "
             f"{term.source.title}"
         )
     if terms.changes:
         click.echo("  changes:")
         for change in terms.changes:
-            old, new = shown(change.field, change.old), shown(change.field, change.new)
+            old = clip(in_words(change.field, change.old), 28)
+            new = clip(in_words(change.field, change.new), 28)
             click.echo(
-                f"    {change.source.date or '?':10}  {change.field:22} {old[:28]:28} "
-                f"-> {new[:28]:28}  {change.source.title}"
+                f"    {change.source.date or '?':10}  {change.field:22} {old:28} "
+                f"-> {new:28}  {change.source.title}"
             )
     for pending in terms.pending:
         click.echo(f"  not applied yet ({pending.state}): {pending.title} {pending.doc_hash[:12]}")
@@ -221,7 +228,7 @@ def _print_terms(terms: CurrentTerms) -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="File to write (default stdout; xlsx needs a file). For CSV the rent schedule goes "
     "beside it as NAME.rent_schedule.csv.",
@@ -238,7 +245,7 @@ def export(
     if fmt == "xlsx":
         _export_xlsx(out, states, since, until)
         return
-    rows = _selected(states, since, until, "committed")
+    rows = _selected(open_store(), states, since, until, "committed")
     schedule_path = out.with_name(f"{out.stem}.rent_schedule.csv") if out else None
     with ExitStack() as stack:
         target = stack.enter_context(out.open("w", newline="")) if out else sys.stdout

@@ -40,10 +40,9 @@ reviewer_option = click.option(
 
 def _queue() -> ReviewQueue:
     from lease_parser.review import ReviewQueue
-    from lease_parser.store import Store
 
     settings = settings_from_env()
-    return ReviewQueue(Store(settings.store_database_url), settings.review_claim_ttl)
+    return ReviewQueue(open_store(settings), settings.review_claim_ttl)
 
 
 def _resolved(queue: ReviewQueue, doc_hash: str) -> str:
@@ -180,15 +179,24 @@ def _next_step(item: ReviewItem) -> str:
     return "every doubtful field is checked: review approve HASH commits it"
 
 
+VALUE_WIDTH = 40
+
+
 def _field_line(name: str, field: dict[str, Any], mark: str) -> str:
-    """Whole values: a reviewer must see what they approve (long ones wrap on their own)."""
-    value = field.get("value")
-    shown = "-" if value is None else str(value)
+    """Whole values, in words: a reviewer must see what they approve. A long one wraps
+    inside its column, so confidence, page and snippet stay aligned on the first line."""
+    import textwrap
+
+    from lease_parser.portfolio.display import in_words
+
+    lines = textwrap.wrap(in_words(name, field.get("value")), VALUE_WIDTH) or ["-"]
     provenance = field.get("provenance") or {}
     page = f"p.{provenance['page']}" if provenance else "-"
     snippet = f'"{provenance["text"]}"' if provenance else ""
     confidence = f"{field['confidence']:.2f}" if "confidence" in field else "    "
-    return f"{mark} {name:21} {shown:40} {confidence}  {page:5} {snippet}"
+    first = f"{mark} {name:21} {lines[0]:{VALUE_WIDTH}} {confidence}  {page:5} {snippet}"
+    indent = " " * (len(mark) + 23)
+    return "\n".join([first.rstrip(), *(indent + line for line in lines[1:])])
 
 
 def _relink(row: DocumentRow) -> None:

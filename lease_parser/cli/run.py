@@ -32,9 +32,11 @@ def shorten_middle(text: str, width: int) -> str:
 
 def _print_table(rows: list[RunRow]) -> None:
     from lease_parser.batch import totals
+    from lease_parser.portfolio.display import clip
 
+    # The hash prefix first: what `lease-parser status HASH` and `results show` take.
     header = (
-        f"{'document':38} {'route':10} {'reason':16} {'conf':>5}  {'landlord':24} "
+        f"{'hash':12}  {'document':38} {'route':10} {'reason':16} {'conf':>5}  {'landlord':24} "
         f"{'tenant':24} {'monthly rent':>13} {'term':>4}"
     )
     click.echo(header)
@@ -44,9 +46,9 @@ def _print_table(rows: list[RunRow]) -> None:
         route = r.state + ("*" if r.duplicate else "")
         name = shorten_middle(r.path.name, 38)
         click.echo(
-            f"{name:38} {route:10} {(r.reason or '')[:16]:16} {conf:>5}  "
-            f"{r.value('landlord')[:24]:24} {r.value('tenant')[:24]:24} "
-            f"{r.value('base_rent_monthly'):>13} {r.value('term_months'):>4}"
+            f"{r.doc_hash[:12]}  {name:38} {route:10} {clip(r.reason or '', 16):16} {conf:>5}  "
+            f"{clip(r.value('landlord'), 24):24} {clip(r.value('tenant'), 24):24} "
+            f"{clip(r.value('base_rent_monthly'), 13):>13} {clip(r.value('term_months'), 4):>4}"
         )
     click.echo("-" * len(header))
     click.echo("totals: " + ", ".join(f"{k} {v}" for k, v in sorted(totals(rows).items())))

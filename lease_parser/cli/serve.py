@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import click
 from pydantic import SecretStr
 
-from lease_parser.cli._common import ExitCode, fail, settings_from_env
+from lease_parser.cli._common import ExitCode, broker_settings, fail, settings_from_env
 from lease_parser.settings import Settings
 
 LOCAL_REVIEWER = "reviewer"
@@ -34,7 +34,7 @@ def _local_cluster(settings: Settings) -> Iterator[Settings]:
     from lease_parser.local import LocalCluster, local_reviewer_token
 
     click.echo(f"starting redis-server and workers under {settings.data_dir} ...", err=True)
-    with LocalCluster(settings.data_dir) as cluster:
+    with LocalCluster(settings.data_dir, command="lease-parser serve --local") as cluster:
         tokens = settings.api_tokens.get_secret_value()
         if not tokens:
             token = local_reviewer_token(settings.data_dir)
@@ -47,6 +47,17 @@ def _local_cluster(settings: Settings) -> Iterator[Settings]:
                 "api_tokens": SecretStr(tokens),
             }
         )
+
+
+def _start_webhooks(stack: contextlib.ExitStack, settings: Settings) -> None:
+    """Deliver webhooks from this server (lease_parser/webhooks.py), stopped on exit."""
+    if not settings.webhook_secret.get_secret_value():
+        return  # nothing can subscribe: callback_url is refused without a secret
+    from lease_parser.store import Store
+    from lease_parser.webhooks import WebhookDispatcher
+
+    dispatcher = WebhookDispatcher(Store(settings.store_database_url), settings).start()
+    stack.callback(dispatcher.stop)
 
 
 @click.command()
@@ -76,10 +87,18 @@ def serve(host: str, port: int, local: bool) -> None:
     with contextlib.ExitStack() as stack:
         if local:
             settings = stack.enter_context(_local_cluster(settings))
+        else:
+            settings = broker_settings(settings)
         app = create_app(settings)
+        _start_webhooks(stack, settings)
         url = f"http://{host}:{port}/"
         click.echo(f"workspace: {url}   API: {url}v1/   schema: {url}v1/openapi.json", err=True)
-        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: exit 0
-        # through Python (not the default "die now"), so the local cluster is stopped too.
+        # uvicorn shuts down gracefully on a signal, then raises it again once its own
+        # handlers are gone. SIGTERM: exit 0 through Python (not the default "die now"),
+        # so the local cluster is stopped too. SIGINT (Ctrl-C): KeyboardInterrupt, so exit
+        # 130 like every command; set here because a parent may have left it ignored
+        # (nohup), and through uvicorn.Server because uvicorn.run swallows the interrupt.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        uvicorn.run(app, host=host, port=port, server_header=False, log_level="info")
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        config = uvicorn.Config(app, host=host, port=port, server_header=False, log_level="info")
+        uvicorn.Server(config).run()

@@ -1,10 +1,11 @@
 """Abstract every document of a directory in this process, and score it in-sample and by
-leave-one-document-out cross-validation.
+cross-validation grouped by source.
 
-Documents are parsed (from the optional cache) and extracted once; only the confidence
-model and the routing differ between the runs: the shipped model for the in-sample run,
-and for the cross-validated run, for each document a model fitted without it
-(lease_parser.calibration.out_of_fold).
+Documents are parsed once (from the optional cache) and read twice: with the shipped model
+for the in-sample run (and to collect the labelled examples), and for the cross-validated
+run, each with the models fitted without its source family
+(lease_parser.calibration.out_of_fold) — whose ranker chooses the values, whose
+probabilities route it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import copy
 import hashlib
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lease_parser.abstract import (
     Extraction,
@@ -38,6 +39,9 @@ from lease_parser.evaluation.scoring import (
 from lease_parser.model import AbstractionResult
 from lease_parser.parsing.base import Document
 from lease_parser.settings import Settings
+
+if TYPE_CHECKING:
+    from lease_parser.calibration import Example
 
 # Bump when the parse output changes shape or content, so old cache entries are ignored.
 CACHE_VERSION = "3"
@@ -76,6 +80,16 @@ def parse_with_cache(data: bytes, settings: Settings, cache_dir: Path) -> Docume
 
 
 @dataclass
+class Read:
+    """One document parsed (and OCR'd), or the route it ended in before extraction."""
+
+    name: str
+    document: Document | None
+    failed: AbstractionResult | None = None
+    seconds: float = 0.0
+
+
+@dataclass
 class Extracted:
     """One document read as far as extraction, or the route it ended in before that."""
 
@@ -95,7 +109,7 @@ class Extracted:
         return outcome_from_result(self.name, result, self.seconds + time.perf_counter() - started)
 
 
-def extract_file(path: Path, settings: Settings, cache_dir: Path | None) -> Extracted:
+def read_file(path: Path, settings: Settings, cache_dir: Path | None) -> Read:
     started = time.perf_counter()
     data = path.read_bytes()
     try:
@@ -105,10 +119,27 @@ def extract_file(path: Path, settings: Settings, cache_dir: Path | None) -> Extr
                 document = ocr_stage(document, data, settings)
         else:
             document = parse_with_cache(data, settings, cache_dir)
-        extraction = extract_stage(document)
     except LeaseParserError as exc:
-        return Extracted(path.name, None, result_for_error(exc), time.perf_counter() - started)
-    return Extracted(path.name, extraction, None, time.perf_counter() - started)
+        return Read(path.name, None, result_for_error(exc), time.perf_counter() - started)
+    return Read(path.name, document, None, time.perf_counter() - started)
+
+
+def extract_read(read: Read, model: ConfidenceModel) -> Extracted:
+    """Extraction with ``model``'s ranker choosing the values."""
+    if read.document is None:
+        return Extracted(read.name, None, read.failed, read.seconds)
+    started = time.perf_counter()
+    try:
+        extraction = extract_stage(read.document, model)
+    except LeaseParserError as exc:
+        return Extracted(read.name, None, result_for_error(exc), read.seconds)
+    return Extracted(read.name, extraction, None, read.seconds + time.perf_counter() - started)
+
+
+def extract_file(
+    path: Path, settings: Settings, cache_dir: Path | None, model: ConfidenceModel | None = None
+) -> Extracted:
+    return extract_read(read_file(path, settings, cache_dir), model or settings.confidence())
 
 
 @dataclass
@@ -119,15 +150,51 @@ class Evaluation:
     in_sample: EvalReport
     cross_validated: EvalReport | None = None
     curve: list[EvalReport] = field(default_factory=list)
+    labels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        honest = self.cross_validated or self.in_sample
+    @property
+    def honest(self) -> EvalReport:
+        return self.cross_validated or self.in_sample
+
+    def restricted(self, names: Collection[str]) -> EvalReport:
+        """The honest run's figures over the documents ``names`` only."""
+        wanted = set(names)
+        outcomes = [o for o in self.honest.outcomes if o.name in wanted]
+        labels = {k: v for k, v in self.labels.items() if k in wanted}
+        return score_outcomes(outcomes, labels, self.honest.gate)
+
+    def by_family(self) -> dict[str, EvalReport]:
+        """The honest run's figures for each source family."""
+        from lease_parser.calibration import source_family
+
+        families: dict[str, list[str]] = {}
+        for outcome in self.honest.outcomes:
+            families.setdefault(source_family(outcome.name), []).append(outcome.name)
+        return {family: self.restricted(names) for family, names in sorted(families.items())}
+
+    def to_json(self, subsets: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
         return {
-            **honest.to_json(),
+            **self.honest.to_json(),
             "cross_validated": self.cross_validated is not None,
             "in_sample": self.in_sample.to_json(),
             "curve": [_curve_point(r) for r in self.curve],
+            "by_family": {f: _summary(r) for f, r in self.by_family().items()},
+            "subsets": {n: _summary(self.restricted(d)) for n, d in (subsets or {}).items()},
         }
+
+
+def _summary(report: EvalReport) -> dict[str, Any]:
+    return {
+        "documents": len(report.outcomes),
+        "lease_documents": len(report.lease_documents()),
+        "precision_at_gate": report.precision_at_gate(),
+        "recall_at_gate": report.recall_at_gate(),
+        "committed": len(report.committed()),
+        "complete_and_right": len(report.complete_and_right()),
+        "committed_incomplete_or_wrong": len(report.committed_incomplete_or_wrong()),
+        "calibration_error": report.calibration_error(),
+        "not_stated_calibration_error": report.calibration_error(report.unread),
+    }
 
 
 def _curve_point(report: EvalReport) -> dict[str, Any]:
@@ -136,6 +203,8 @@ def _curve_point(report: EvalReport) -> dict[str, Any]:
         "precision_at_gate": report.precision_at_gate(),
         "recall_at_gate": report.recall_at_gate(),
         "committed_share": report.committed_share(),
+        "complete_and_right": len(report.complete_and_right()),
+        "committed_incomplete_or_wrong": len(report.committed_incomplete_or_wrong()),
         "auto_commit_precision": report.auto_commit_precision(),
         "fields_to_check": report.fields_to_check(),
     }
@@ -149,39 +218,70 @@ def evaluate_directory(
     progress: Callable[[int, int, DocumentOutcome], None] | None = None,
     cross_validate: bool = True,
 ) -> Evaluation:
-    """Abstract every document in ``directory`` in this process and score it."""
+    """Abstract every document in ``directory`` in this process and score it.
+
+    Cross-validated by source: each source family's documents are read again with the
+    models fitted without that family — the ranker then chooses their values, and the
+    probabilities and the gate are that model's — so no document is judged, or has its
+    values chosen, by a model that saw its source."""
     files = document_files(directory)
-    extracted = []
+    reads, shipped_runs = [], []
     gate, shipped = settings.confidence_gate, settings.confidence()
     for index, path in enumerate(files, start=1):
-        extracted.append(extract_file(path, settings, cache_dir))
+        reads.append(read_file(path, settings, cache_dir))
+        shipped_runs.append(extract_read(reads[-1], shipped))
         if progress is not None:
-            progress(index, len(files), extracted[-1].route(gate, shipped))
-    in_sample = score_outcomes([e.route(gate, shipped) for e in extracted], labels, gate)
+            progress(index, len(files), shipped_runs[-1].route(gate, shipped))
+    in_sample = score_outcomes([e.route(gate, shipped) for e in shipped_runs], labels, gate)
     if not cross_validate:
-        return Evaluation(in_sample)
-    models = held_out_models(extracted, labels)
+        return Evaluation(in_sample, labels=labels)
+    held = held_out_extractions(reads, shipped_runs, labels, shipped)
 
     def run(at: float) -> EvalReport:
-        outcomes = [e.route(at, models.get(e.name, shipped)) for e in extracted]
-        return score_outcomes(outcomes, labels, at)
+        return score_outcomes([e.route(at, model) for e, model in held], labels, at)
 
-    return Evaluation(in_sample, run(gate), [run(at) for at in CURVE_GATES])
+    return Evaluation(in_sample, run(gate), [run(at) for at in CURVE_GATES], labels)
+
+
+def held_out_extractions(
+    reads: list[Read],
+    shipped_runs: list[Extracted],
+    labels: Mapping[str, Mapping[str, Any]],
+    shipped: ConfidenceModel,
+) -> list[tuple[Extracted, ConfidenceModel]]:
+    """Each document read again with the models fitted without its source family (from
+    the labelled examples of ``shipped_runs``), with those models."""
+    from lease_parser.calibration import source_family
+
+    models = held_out_models(shipped_runs, labels)
+    out = []
+    for read in reads:
+        model = models.get(source_family(read.name), shipped)
+        out.append((extract_read(read, model), model))
+    return out
+
+
+def examples_from(
+    extracted: Iterable[Extracted], labels: Mapping[str, Mapping[str, Any]]
+) -> list[Example]:
+    """Every labelled candidate value and every labelled unread field of the documents."""
+    # Imported here: fitting needs scikit-learn, an in-sample run does not.
+    from lease_parser.calibration import labelled_examples, unread_examples
+
+    out = []
+    for e in extracted:
+        if e.extraction is None:
+            continue
+        expected = labels.get(e.name, {})
+        out += labelled_examples(e.name, e.extraction.fields, expected, alternatives=True)
+        out += unread_examples(e.name, e.extraction.fields, expected)
+    return out
 
 
 def held_out_models(
     extracted: list[Extracted], labels: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, ConfidenceModel]:
-    """For each document, the confidence model fitted on the other documents only."""
-    # Imported here: fitting needs scikit-learn, an in-sample run does not.
-    from lease_parser.calibration import labelled_examples, out_of_fold
+    """For each source family, the confidence models fitted on the other families only."""
+    from lease_parser.calibration import out_of_fold
 
-    examples = [
-        example
-        for e in extracted
-        if e.extraction is not None
-        for example in labelled_examples(
-            e.name, e.extraction.fields, labels.get(e.name, {}), alternatives=True
-        )
-    ]
-    return out_of_fold(examples)
+    return out_of_fold(examples_from(extracted, labels))

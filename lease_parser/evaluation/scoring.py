@@ -174,30 +174,74 @@ class EvalReport:
     flagged_null: int = 0
     flagged_stated: int = 0
     null_fields: int = 0  # labelled null and not predicted: where a flag would be wrong
+    # (probability not stated, labelled null) of every labelled field nothing was read for.
+    unread: list[tuple[float, bool]] = field(default_factory=list)
+    # The same for the core fields only: what completeness at the gate rests on.
+    unread_core: list[tuple[float, bool]] = field(default_factory=list)
 
     def brier(self) -> float | None:
         if not self.scored:
             return None
         return sum((p - right) ** 2 for p, right in self.scored) / len(self.scored)
 
-    def reliability(self, bins: tuple[float, ...] = RELIABILITY_BINS) -> list[ReliabilityBin]:
+    def reliability(
+        self,
+        bins: tuple[float, ...] = RELIABILITY_BINS,
+        scored: list[tuple[float, bool]] | None = None,
+    ) -> list[ReliabilityBin]:
+        """Probability given against the share right, by bin: of the values (or, with
+        ``scored=self.unread``, of the "not stated" probabilities of unread fields)."""
+        scored = self.scored if scored is None else scored
         out = []
         for low, high in pairwise(bins):
-            inside = [
-                (p, r) for p, r in self.scored if low <= p < high or (high == 1.0 and p == 1.0)
-            ]
+            inside = [(p, r) for p, r in scored if low <= p < high or (high == 1.0 and p == 1.0)]
             if inside:
                 predicted = sum(p for p, _ in inside) / len(inside)
                 observed = sum(r for _, r in inside) / len(inside)
                 out.append(ReliabilityBin(low, high, len(inside), predicted, observed))
         return out
 
-    def calibration_error(self) -> float | None:
+    def calibration_error(self, scored: list[tuple[float, bool]] | None = None) -> float | None:
         """Expected calibration error: the value-weighted gap between said and seen."""
-        if not self.scored:
+        scored = self.scored if scored is None else scored
+        if not scored:
             return None
-        bins = self.reliability()
-        return sum(b.values * abs(b.predicted - b.observed) for b in bins) / len(self.scored)
+        bins = self.reliability(scored=scored)
+        return sum(b.values * abs(b.predicted - b.observed) for b in bins) / len(scored)
+
+    def not_stated_at_gate(self) -> tuple[int, int, int]:
+        """Unread core fields whose "not stated" probability clears the gate: (truly not
+        stated, stated after all, every unread core field the labels state)."""
+        cleared = [null for p, null in self.unread_core if p >= self.gate]
+        stated = sum(1 for _, null in self.unread_core if not null)
+        return sum(cleared), len(cleared) - sum(cleared), stated
+
+    def not_stated_precision_at_gate(self) -> float | None:
+        right, wrong, _ = self.not_stated_at_gate()
+        return _ratio(right, right + wrong)
+
+    def committed_leases(self) -> list[DocumentOutcome]:
+        return [o for o in self.lease_documents() if o.route == Route.COMMITTED.value]
+
+    def _wrong_documents(self, names: Iterable[str] | None = None) -> set[str]:
+        wanted = None if names is None else set(names)
+        return {m.document for m in self.mistakes if wanted is None or m.field in wanted}
+
+    def complete_and_right(self, names: Iterable[str] | None = CORE_FIELDS) -> list[str]:
+        """Committed leases with every labelled field of ``names`` as labelled (every
+        labelled field with ``None``): a stated value read right, an unstated one left empty."""
+        wrong = self._wrong_documents(names)
+        return [o.name for o in self.committed_leases() if o.name not in wrong]
+
+    def committed_incomplete_or_wrong(self, names: Iterable[str] | None = CORE_FIELDS) -> list[str]:
+        """Committed leases with a labelled field of ``names`` missing or wrong: the worst
+        outcome (a hole or a wrong value in a portfolio nobody looks at)."""
+        wrong = self._wrong_documents(names)
+        return [o.name for o in self.committed_leases() if o.name in wrong]
+
+    def complete_and_right_share(self) -> float | None:
+        """Of the lease documents, the share committed complete and right (core fields)."""
+        return _ratio(len(self.complete_and_right()), len(self.lease_documents()))
 
     def lease_documents(self) -> list[DocumentOutcome]:
         return [o for o in self.outcomes if o.kind in LEASE_KINDS]
@@ -253,6 +297,23 @@ class EvalReport:
             "brier": _round(self.brier()),
             "calibration_error": _round(self.calibration_error()),
             "reliability": [b.to_json() for b in self.reliability()],
+            "not_stated": {
+                "calibration_error": _round(self.calibration_error(self.unread)),
+                "calibration_error_core": _round(self.calibration_error(self.unread_core)),
+                "reliability": [b.to_json() for b in self.reliability(scored=self.unread)],
+                "precision_at_gate_core": _round(self.not_stated_precision_at_gate()),
+                "at_gate_core": dict(
+                    zip(
+                        ("not_stated", "stated", "stated_unread"),
+                        self.not_stated_at_gate(),
+                        strict=True,
+                    )
+                ),
+            },
+            "complete_and_right": self.complete_and_right(),
+            "complete_and_right_share": _round(self.complete_and_right_share()),
+            "complete_and_right_all_fields": self.complete_and_right(None),
+            "committed_incomplete_or_wrong": self.committed_incomplete_or_wrong(),
             "stated_not_read": {
                 "flagged_where_labelled_null": self.flagged_null,
                 "labelled_null_not_predicted": self.null_fields,
@@ -294,22 +355,32 @@ class EvalReport:
 # The targets on leases the model has not seen (core fields): ``eval --check`` fails under
 # them, measured by cross-validation. Lower is better for the last two.
 TARGETS: dict[str, float] = {
-    "precision_at_gate": 0.98,
-    "recall_at_gate": 0.60,
-    "committed_share": 0.30,
+    "precision_at_gate": 0.97,
+    "recall_at_gate": 0.75,
+    "complete_and_right_share": 0.25,
     "auto_commit_precision": 0.95,
 }
-CEILINGS: dict[str, float] = {"calibration_error": 0.05, "fields_to_check": 3.0}
+CEILINGS: dict[str, float] = {
+    "committed_incomplete_or_wrong": 0,
+    "calibration_error": 0.05,
+    "not_stated_calibration_error": 0.05,
+    "fields_to_check": 3.0,
+}
+
+
+_MET_WHEN_NOTHING_MEASURED = frozenset({"not_stated_calibration_error"})
 
 
 def target_rows(report: EvalReport) -> list[tuple[str, float | None, str, bool]]:
     """(measure, value, target, met) for every target, in order; nothing measured is unmet."""
-    measured = {
+    measured: dict[str, float | None] = {
         "precision_at_gate": report.precision_at_gate(),
         "recall_at_gate": report.recall_at_gate(),
-        "committed_share": report.committed_share(),
+        "complete_and_right_share": report.complete_and_right_share(),
         "auto_commit_precision": report.auto_commit_precision(),
+        "committed_incomplete_or_wrong": len(report.committed_incomplete_or_wrong()),
         "calibration_error": report.calibration_error(),
+        "not_stated_calibration_error": report.calibration_error(report.unread),
         "fields_to_check": report.fields_to_check(),
     }
     rows = []
@@ -318,7 +389,10 @@ def target_rows(report: EvalReport) -> list[tuple[str, float | None, str, bool]]
         if floor is not None:
             rows.append((name, value, f">= {floor}", value is not None and value >= floor))
         elif ceiling is not None:
-            rows.append((name, value, f"<= {ceiling}", value is not None and value <= ceiling))
+            # No unread labelled field: no "not stated" probability could be wrong.
+            vacuous = value is None and name in _MET_WHEN_NOTHING_MEASURED
+            met = vacuous or (value is not None and value <= ceiling)
+            rows.append((name, value, f"<= {ceiling}", met))
     return rows
 
 
@@ -403,6 +477,9 @@ def _score_flags(report: EvalReport, outcome: DocumentOutcome, name: str, expect
         right = expected is not None and values_match(name, pred.value, expected)
         report.scored.append((pred.confidence, right))
         return
+    report.unread.append((pred.confidence, expected is None))
+    if name in CORE_FIELDS:
+        report.unread_core.append((pred.confidence, expected is None))
     flagged = name in outcome.stated_not_read
     if expected is None:
         report.null_fields += 1

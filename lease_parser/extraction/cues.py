@@ -24,9 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from lease_parser.extraction.base import Alternative, RawField
+from lease_parser.extraction.candidates import (
+    context_features,
+    place_features,
+    position_features,
+)
 from lease_parser.extraction.clauses import SENTENCE_END
 from lease_parser.extraction.evidence import Doubt, Evidence, ocr_doubt
 from lease_parser.extraction.flat import FlatText
+from lease_parser.extraction.ranking import current_ranker
+from lease_parser.extraction.sanity import sanity_features
 from lease_parser.parsing.base import PageSource
 
 WORDS_AGREE = "words agree with figures"
@@ -61,19 +68,25 @@ def _same_value(a: str, b: str) -> bool:
 
 @dataclass
 class _Group:
+    """One candidate: a value and every cue for it."""
+
     value: str
     cues: list[Cue]
+    _statements: dict[int, Cue] | None = None
 
     def statements(self, flat: FlatText) -> dict[int, Cue]:
-        """The best cue of each sentence (or table row) that states the value."""
-        best: dict[int, Cue] = {}
-        for cue in self.cues:
-            if cue.check:
-                continue
-            key = _sentence_of(flat, cue)
-            if key not in best or _rank(cue) > _rank(best[key]):
-                best[key] = cue
-        return best
+        """The best cue of each sentence (or table row) that states the value (computed once:
+        the ranker asks for every candidate's evidence against every other)."""
+        if self._statements is None:
+            best: dict[int, Cue] = {}
+            for cue in self.cues:
+                if cue.check:
+                    continue
+                key = _sentence_of(flat, cue)
+                if key not in best or _rank(cue) > _rank(best[key]):
+                    best[key] = cue
+            self._statements = best
+        return self._statements
 
     def support(self, flat: FlatText) -> float:
         """Noisy-OR of the independent statements, each of a distinct kind (two sentences of
@@ -154,12 +167,44 @@ def _evidence(best: _Group, rivals: list[_Group], flat: FlatText) -> Evidence:
     )
 
 
-def _alternative(group: _Group, groups: list[_Group], flat: FlatText) -> Alternative:
-    """A stated rival as if it had been chosen: its evidence against the others."""
+@dataclass
+class _Candidate:
+    """A value, the cue it is cited from, and its features against the other candidates."""
+
+    group: _Group
+    cue: Cue
+    features: dict[str, float]
+
+
+def _candidate(name: str, group: _Group, groups: list[_Group], flat: FlatText) -> _Candidate:
     others = [g for g in groups if g is not group]
     evidence = _evidence(group, others, flat)
-    evidence.ocr = ocr_doubt(flat.page_at(group.representative(flat).start))
-    return Alternative(group.representative(flat).value, evidence.features())
+    cue = group.representative(flat)
+    page = flat.page_at(cue.start)
+    evidence.ocr = ocr_doubt(page)
+    statements = list(group.statements(flat).values()) or group.cues
+    first = min(c.start for c in statements)
+    features = {
+        **evidence.features(),
+        **place_features({c.source for c in statements}),
+        **context_features(flat.text, cue.start),
+        **position_features(first, len(flat.text), page.number),
+        **sanity_features(name, cue.value),
+    }
+    return _Candidate(group, cue, features)
+
+
+def _chosen_first(candidates: list[_Candidate], name: str, flat: FlatText) -> list[_Candidate]:
+    """The candidates, the one to take first: the learned ranker's choice when extraction
+    runs with one (extraction/ranking.py), else the extractors' own order of places (the
+    best-supported value), ties going to the value stated first."""
+    ranker = current_ranker()
+
+    def order(c: _Candidate) -> tuple[float, float, int]:
+        learned = ranker(name, c.features) if ranker else 0.0
+        return -learned, -c.group.support(flat), min(x.start for x in c.group.cues)
+
+    return sorted(candidates, key=order)
 
 
 def _notes(best: _Group, rivals: list[_Group], flat: FlatText) -> list[str]:
@@ -184,26 +229,28 @@ def resolve(
     flat: FlatText,
     same: Callable[[str, str], bool] = _same_value,
 ) -> RawField | None:
-    """The best-supported value, cited where it is stated, with the evidence for it."""
+    """The chosen value among the candidates the cues state, cited where it is stated, with
+    its evidence; the other stated candidates are kept as ``alternatives``."""
     cues = [_on_page(c, flat) for c in cues if c.weight > 0]
     groups = group_cues(cues, same)
     if not groups:
         return None
     groups.sort(key=lambda g: (-g.support(flat), min(c.start for c in g.cues)))
-    best, rivals = groups[0], groups[1:]
-    cue = best.representative(flat)
-    evidence = _evidence(best, rivals, flat)
-    page = flat.page_at(cue.start)
-    evidence.ocr = ocr_doubt(page)
-    raw = flat.field(name, cue.value, 0.0, cue.start, cue.end, _notes(best, rivals, flat))
-    raw.evidence = evidence.features()
+    candidates = _chosen_first([_candidate(name, g, groups, flat) for g in groups], name, flat)
+    best, *others = candidates
+    rivals = [c.group for c in others]
+    raw = flat.field(name, best.cue.value, 0.0, best.cue.start, best.cue.end, [])
+    raw.notes = _notes(best.group, rivals, flat)
+    raw.evidence = best.features
     raw.alternatives = [
-        _alternative(group, groups, flat) for group in rivals if group.statements(flat)
+        Alternative(c.cue.value, c.features) for c in others if c.group.statements(flat)
     ]
     # The document states another value too: it disagrees with itself and a person decides
     # (on the development corpus, 4 of the 9 values with a rival statement were wrong).
-    if evidence.rival_statements:
+    if raw.evidence["rival_statements"]:
         raw.doubts[Doubt.RIVAL_VALUE] = raw.notes[-1]
-    if evidence.ocr > 0:
-        raw.notes.append(f"read from OCR text (page confidence {100 * (1 - evidence.ocr):.0f})")
+    if raw.evidence["ocr"] > 0:
+        raw.notes.append(
+            f"read from OCR text (page confidence {100 * (1 - raw.evidence['ocr']):.0f})"
+        )
     return raw

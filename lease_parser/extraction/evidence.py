@@ -16,7 +16,10 @@ Every extracted value carries the same small record (``RawField.evidence``), so 
 - ``caveats``: wording that leaves the value open (below);
 - ``assembled``, ``complete``: an address joined from parts stated apart, one with its city
   and state;
-- ``kind_*``: the kind of document.
+- ``kind_*``: the kind of document;
+- ``place=*``, ``context=*``, ``position``, ``early``: where the candidate is stated and the
+  words before it (extraction/candidates.py); ``sanity=*``: what its value should not look
+  like (extraction/sanity.py).
 
 A ``Doubt`` is a reason a person must look whatever the probability says: the lease
 disagrees with itself (a rival value, a failed relation), its wording is ambiguous (a
@@ -29,6 +32,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 
 from lease_parser.extraction.base import RawField
+from lease_parser.extraction.candidates import CANDIDATE_FEATURES
+from lease_parser.extraction.sanity import SANITY_FEATURES
 from lease_parser.parsing.base import Page, PageSource
 
 # A page OCR'd without a confidence reading is treated as middling OCR.
@@ -83,6 +88,8 @@ FEATURES: tuple[str, ...] = (
     ASSEMBLED_FEATURE,
     COMPLETE_FEATURE,
     *KIND_FEATURES,
+    *CANDIDATE_FEATURES,
+    *SANITY_FEATURES,
 )
 
 

@@ -31,7 +31,7 @@ INITIAL_REVISION = "0001"
 # with it in one query, so the common case (already there) never imports Alembic (a
 # quarter of a second of every CLI call). A new revision must update it: a unit test
 # fails until it equals Alembic's own head.
-HEAD_REVISION = "amendment_links"
+HEAD_REVISION = "webhooks"
 # Any constant shared by every lease_parser process: "lease" in ASCII.
 _PG_LOCK_KEY = 0x6C65617365
 

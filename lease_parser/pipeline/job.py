@@ -15,7 +15,7 @@ from celery import Task
 from celery.exceptions import Reject
 
 from lease_parser.credentials import forget_password, load_password
-from lease_parser.deadletter import DeadLetter, record_dead_letter, remove_dead_letter
+from lease_parser.deadletter import DeadLetter, record_dead_letter, settle_dead_letter
 from lease_parser.errors import BrokerUnavailable, HashMismatch, LeaseParserError, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
@@ -140,7 +140,7 @@ class Job:
         The letter is written first: if the store write then fails, the message is put
         back and this runs again (the letter is keyed by hash, so it is overwritten, not
         doubled). If another delivery finished the document first, its outcome stands
-        and our letter is withdrawn unless that outcome is ``dead`` too.
+        and so does its letter (deadletter.settle_dead_letter).
         """
         tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
         letter = DeadLetter(
@@ -154,12 +154,10 @@ class Job:
             traceback=tb,
             payload=self.message,
         )
-        record_dead_letter(self.runtime.redis, letter)
+        previous = record_dead_letter(self.runtime.redis, letter)
         won = self.finish(AbstractionResult(route=Route.DEAD, reason=reason, detail=detail))
-        if not won:
-            row = self.runtime.store.document(self.doc_hash)
-            if row is not None and row.state != DocumentState.DEAD:
-                remove_dead_letter(self.runtime.redis, self.doc_hash)
+        state = None if won else self.runtime.store.document_state(self.doc_hash)
+        settle_dead_letter(self.runtime.redis, letter, previous, won, state)
         return won
 
     def duplicate(self) -> None:

@@ -40,7 +40,7 @@ def extract_clauses(job: Job) -> None:
     if document.pages_needing_ocr:
         job.hand_on(RUN_OCR_FALLBACK)
     else:
-        job.hand_on(NORMALIZE_FINANCIALS, extraction=extract_stage(document).to_message())
+        job.hand_on(NORMALIZE_FINANCIALS, extraction=_extract(job, document))
 
 
 def run_ocr_fallback(job: Job) -> None:
@@ -56,7 +56,11 @@ def run_ocr_fallback(job: Job) -> None:
         password = job.password()
         document = ocr_stage(parse_stage(data, settings, password), data, settings, password)
         objects.put(key, document.to_json().encode())
-    job.hand_on(NORMALIZE_FINANCIALS, extraction=extract_stage(document).to_message())
+    job.hand_on(NORMALIZE_FINANCIALS, extraction=_extract(job, document))
+
+
+def _extract(job: Job, document: Document) -> dict[str, Any]:
+    return extract_stage(document, job.runtime.settings.confidence()).to_message()
 
 
 def normalize_financials(job: Job, extraction: dict[str, Any]) -> None:

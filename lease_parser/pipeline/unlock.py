@@ -20,7 +20,7 @@ from lease_parser.parsing import password_opens
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.pipeline.submit import SubmitReceipt, requeue_document
 from lease_parser.storage import fetch
-from lease_parser.store import DocumentState
+from lease_parser.store import DocumentRow, DocumentState
 
 
 class UnlockRefused(LeaseParserError):
@@ -38,14 +38,9 @@ def _document_bytes(runtime: Runtime, doc_key: str, doc_hash: str) -> bytes:
     return got.data
 
 
-def unlock_document(app: Celery, doc_hash: str, password: str) -> SubmitReceipt:
-    """Check ``password`` against the document, store it encrypted, requeue the document.
-
-    Raises ``UnlockRefused`` (nothing stored, nothing moved) when the document is not
-    waiting for a credential or the password does not open it.
-    """
-    runtime = runtime_for(app.lease_settings)
-    row = runtime.store.document(doc_hash)
+def check_unlockable(row: DocumentRow | None, doc_hash: str) -> DocumentRow:
+    """The document if it waits for its password; raises ``DocumentNotFound`` or
+    ``UnlockRefused`` otherwise (the CLI asks this before it asks for a password)."""
     if row is None:
         raise DocumentNotFound(f"no document with hash {doc_hash}")
     if (row.state, row.reason) != (DocumentState.REVIEW, Reason.NEEDS_CREDENTIAL):
@@ -54,6 +49,17 @@ def unlock_document(app: Celery, doc_hash: str, password: str) -> SubmitReceipt:
             f"{doc_hash[:12]} is {where}: only a document waiting for its password "
             "(review, needs_credential) can be unlocked"
         )
+    return row
+
+
+def unlock_document(app: Celery, doc_hash: str, password: str) -> SubmitReceipt:
+    """Check ``password`` against the document, store it encrypted, requeue the document.
+
+    Raises ``UnlockRefused`` (nothing stored, nothing moved) when the document is not
+    waiting for a credential or the password does not open it.
+    """
+    runtime = runtime_for(app.lease_settings)
+    row = check_unlockable(runtime.store.document(doc_hash), doc_hash)
     if not password_opens(_document_bytes(runtime, row.doc_key, doc_hash), password):
         raise UnlockRefused(
             f"that password does not open {row.doc_key}: nothing was stored or requeued"

@@ -29,6 +29,7 @@ from lease_parser.store import DocumentRow, DocumentState, as_utc
 from lease_parser.web.auth import ApiCaller, api_caller
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import ApiError
+from lease_parser.webhooks import check_callback_url, subscribe
 
 router = APIRouter(prefix="/v1", tags=["documents"], dependencies=[Depends(api_caller)])
 
@@ -40,6 +41,12 @@ class SubmitRequest(BaseModel):
     hash: str | None = Field(
         default=None,
         description="SHA-256 of the content (hex); computed from the object if omitted",
+    )
+    callback_url: str | None = Field(
+        default=None,
+        max_length=2048,
+        description="POSTed the document's state once it is final, signed "
+        "(X-Lease-Signature; see the README's webhooks)",
     )
 
 
@@ -132,13 +139,25 @@ def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONRespons
 )
 def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSONResponse:
     ctx = context(request)
+    if body.callback_url:
+        check_callback_url(ctx.settings, body.callback_url)  # before anything is recorded
     size = ctx.objects.size(body.key)  # 404 for a missing key, before anything is recorded
     if size > ctx.settings.max_document_bytes:
         raise DocumentTooLarge(
             f"{size} bytes, limit {ctx.settings.max_document_bytes}", key=body.key
         )
     doc_hash = content_hash(body.hash) if body.hash else hash_object(ctx.objects, body.key)
-    return _submit(ctx, body.key, doc_hash, caller)
+    answer = _submit(ctx, body.key, doc_hash, caller)
+    _subscribe(ctx, request, doc_hash, body.callback_url, caller)
+    return answer
+
+
+def _subscribe(
+    ctx: WebContext, request: Request, doc_hash: str, url: str | None, caller: str
+) -> None:
+    """The webhook of a submission (its callback_url, else LEASE_WEBHOOK_URL), if any."""
+    document_url = str(request.url_for("get_document", doc_hash=doc_hash))
+    subscribe(ctx.store, ctx.settings, doc_hash, url, document_url, caller)
 
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -176,7 +195,9 @@ def submit_upload(
         return _submitted(known)
     key = upload_key(doc_hash, file.filename)
     ctx.objects.put(key, data)
-    return _submit(ctx, key, doc_hash, caller)
+    answer = _submit(ctx, key, doc_hash, caller)
+    _subscribe(ctx, request, doc_hash, None, caller)
+    return answer
 
 
 @router.get(

@@ -41,6 +41,12 @@ HTTP_ERRORS: dict[type[errors.LeaseParserError], tuple[int, str]] = {
     errors.StorageUnavailable: (503, "storage_unavailable"),
     errors.BrokerUnavailable: (503, "broker_unavailable"),
     errors.OperationTimeout: (503, "timeout"),
+    # The CLI's own (a read finding no store, the local system): a server reports them as
+    # the unavailable part they are.
+    errors.StoreNotFound: (503, "storage_unavailable"),
+    errors.LocalSystemRunning: (500, "configuration_error"),
+    errors.LocalSystemStopped: (503, "broker_unavailable"),
+    errors.CallbackRefused: (422, "invalid_callback"),
     ReviewRefused: (409, "review_refused"),
     ItemNotFound: (404, "not_found"),
     NotClaimed: (403, "not_claimed"),

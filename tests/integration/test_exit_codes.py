@@ -50,6 +50,9 @@ def interrupted(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C's disposition in a terminal. A parent that ignores SIGINT (nohup, some CI
+        # runners) passes SIG_IGN on, and the command would then rightly not stop on it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         import urllib.request

@@ -13,21 +13,33 @@ from lease_parser.calibration import (
     labelled_examples,
     out_of_fold,
     reviewed_examples,
+    source_family,
+    unread_examples,
 )
 from lease_parser.extraction.base import Alternative, RawField
 
 
-def _examples(documents: int = 12, seed: int = 7) -> list[Example]:
-    """Synthetic evidence where more statements and no rival make a value likelier right."""
+def _examples(documents: int = 12, seed: int = 7, families: int = 4) -> list[Example]:
+    """Synthetic evidence where more statements and no rival make a value likelier right,
+    and an unread field whose words never occur likelier not stated; documents named
+    ``src<k>_doc-<d>`` belong to ``families`` sources."""
     rng = random.Random(seed)
     out = []
     for d in range(documents):
+        document = f"src{d % families}_doc-{d}"
+        mentioned = rng.random() < 0.5
+        not_stated = rng.random() < (0.2 if mentioned else 0.9)
+        out.append(
+            Example(
+                document, "security_deposit", {"mentioned": float(mentioned)}, not_stated, "unread"
+            )
+        )
         for name in ("landlord", "tenant", "premises_address", "base_rent_monthly"):
             statements = rng.randint(1, 4)
             rival = rng.random() < 0.2
             right = rng.random() < (0.55 + 0.1 * statements - (0.4 if rival else 0.0))
             evidence = {"statements": statements, "rival_statements": int(rival)}
-            out.append(Example(f"doc-{d}", name, evidence, right))
+            out.append(Example(document, name, evidence, right))
     return out
 
 
@@ -81,24 +93,50 @@ def test_fitting_is_deterministic_whatever_the_order() -> None:
     random.Random(1).shuffle(shuffled)
     second = fit_model(shuffled).to_json()
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
-    assert first["fitted_on"]["examples"] == len(examples)
+    assert first["fitted_on"]["examples"] == len(examples) - 12  # one unread field each
+    assert first["fitted_on"]["unread"] == 12
     assert first["fitted_on"]["documents"] == 12
+    assert first["fitted_on"]["families"] == 4
 
 
 def test_the_fit_learns_the_direction_of_the_evidence() -> None:
-    model = fit_model(_examples(documents=40))
-    assert model.weights["statements"] > 0
-    assert model.weights["rival_statements"] < 0
-    calibration = [y for _, y in model.calibration]
+    model = fit_model(_examples(documents=60))
+    assert model.values.weights["statements"] > 0
+    assert model.values.weights["rival_statements"] < 0
+    calibration = [y for _, y in model.values.calibration]
     assert calibration == sorted(calibration)  # monotone
+    assert model.not_stated is not None
+    assert model.not_stated.weights["mentioned"] < 0
+    assert model.not_stated_fields == {"security_deposit"}
 
 
-def test_each_document_is_scored_by_a_model_fitted_without_it() -> None:
-    examples = _examples(documents=5)
+def test_each_source_is_scored_by_a_model_fitted_without_any_of_its_documents() -> None:
+    examples = _examples(documents=8, families=4)
     held = out_of_fold(examples)
-    assert sorted(held) == [f"doc-{d}" for d in range(5)]
-    without = fit_model([e for e in examples if e.document != "doc-2"])
-    assert held["doc-2"].to_json()["weights"] == without.to_json()["weights"]
+    assert sorted(held) == ["src0", "src1", "src2", "src3"]
+    without = fit_model([e for e in examples if source_family(e.document) != "src2"])
+    assert held["src2"].to_json()["values"] == without.to_json()["values"]
+
+
+def test_a_document_s_source_is_its_file_name_up_to_the_first_underscore() -> None:
+    assert source_family("res_in_kokomo.pdf") == "res"
+    assert source_family("cb_sublease_x.docx") == "cb"
+    assert source_family("9f2c0a") == "9f2c0a"  # a reviewed document: its own source
+
+
+def test_unread_fields_are_examples_of_whether_the_lease_states_them() -> None:
+    fields = {
+        "security_deposit": RawField("security_deposit", None, evidence={"mentioned": 0.0}),
+        "rentable_sqft": RawField("rentable_sqft", None, evidence={"mentioned": 1.0}),
+        "tenant": RawField("tenant", "Beta Inc."),
+        "cam_monthly": RawField("cam_monthly", None),
+    }
+    labels = {"security_deposit": None, "rentable_sqft": 4200, "tenant": "Beta Inc."}
+    examples = {e.field: e for e in unread_examples("a.pdf", fields, labels)}
+    assert sorted(examples) == ["rentable_sqft", "security_deposit"]  # cam: not labelled
+    assert examples["security_deposit"].right  # labelled null: not stated
+    assert not examples["rentable_sqft"].right  # stated, and nobody read it
+    assert examples["rentable_sqft"].source == "unread"
 
 
 @pytest.mark.parametrize("right", [True, False])

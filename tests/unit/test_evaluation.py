@@ -243,7 +243,7 @@ def test_unmet_targets_names_each_missed_target() -> None:
     assert [m.split()[0] for m in missed] == [
         "precision_at_gate",
         "recall_at_gate",
-        "committed_share",
+        "complete_and_right_share",
         "auto_commit_precision",
         "calibration_error",
     ]
@@ -276,3 +276,61 @@ def test_a_leading_the_is_ignored_on_both_sides(predicted: str, expected: str) -
 
 def test_the_inside_a_name_still_counts() -> None:
     assert not strings_match("Bank of the West", "Bank of West Virginia")
+
+
+def test_committed_leases_are_complete_and_right_only_with_every_core_field_as_labelled() -> None:
+    labels = {
+        "whole.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc", "security_deposit": None},
+        "hole.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc"},
+        "wrong_cam.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc", "cam_monthly": "10.00"},
+        "reviewed.pdf": {"landlord": "Acme LLC", "tenant": "Beta Inc"},
+    }
+    outcomes = [
+        # The deposit unread, and labelled not stated: complete.
+        _outcome("whole.pdf", "committed", landlord=("Acme", 0.99), tenant=("Beta", 0.99)),
+        # The tenant unread though the lease states it: a hole in the portfolio.
+        _outcome("hole.pdf", "committed", landlord=("Acme", 0.99), tenant=(None, 0.95)),
+        # Core fields right, a non-core field wrong.
+        _outcome(
+            "wrong_cam.pdf",
+            "committed",
+            landlord=("Acme", 0.99),
+            tenant=("Beta", 0.99),
+            cam_monthly=("12.00", 0.99),
+        ),
+        _outcome("reviewed.pdf", "review", landlord=("Acme", 0.99)),
+    ]
+    report = score_outcomes(outcomes, labels, GATE)
+    assert report.complete_and_right() == ["whole.pdf", "wrong_cam.pdf"]
+    assert report.complete_and_right(None) == ["whole.pdf"]  # every labelled field
+    assert report.committed_incomplete_or_wrong() == ["hole.pdf"]
+    assert report.complete_and_right_share() == 0.5
+    data = report.to_json()
+    assert data["committed_incomplete_or_wrong"] == ["hole.pdf"]
+
+
+def test_not_stated_probabilities_are_scored_against_the_labels() -> None:
+    labels = {
+        "a.pdf": {"security_deposit": None, "rentable_sqft": 4200, "tenant": "Beta Inc"},
+        "b.pdf": {"security_deposit": None, "rentable_sqft": None},
+    }
+    outcomes = [
+        _outcome(
+            "a.pdf",
+            "review",
+            security_deposit=(None, 0.95),  # not stated, and said so: right
+            rentable_sqft=(None, 0.92),  # stated after all: cleared wrongly
+            tenant=("Beta", 0.99),
+        ),
+        _outcome("b.pdf", "review", security_deposit=(None, 0.3), rentable_sqft=(None, 0.99)),
+    ]
+    report = score_outcomes(outcomes, labels, GATE)
+    assert sorted(report.unread) == [(0.3, True), (0.92, False), (0.95, True), (0.99, True)]
+    assert report.not_stated_at_gate() == (2, 1, 1)
+    assert report.not_stated_precision_at_gate() == 2 / 3
+    assert report.calibration_error(report.unread) is not None
+    assert report.to_json()["not_stated"]["at_gate_core"] == {
+        "not_stated": 2,
+        "stated": 1,
+        "stated_unread": 1,
+    }

@@ -19,13 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 
-def make_dry_run(target: str) -> str:
+def make_dry_run(target: str, *flags: str) -> str:
     make = shutil.which("make")
     assert make is not None, "make is needed (apt-get install make)"
     # Not the calling make's flags: under `make test` they would add "Entering directory".
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(
-        [make, "--no-print-directory", "-n", target],
+        [make, "--no-print-directory", "-n", *flags, target],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -44,6 +44,27 @@ def test_make_run_keeps_its_data_where_the_readme_says_and_make_clean_removes_it
     assert "rm -rf" in make_dry_run("clean")
     assert data_dir.group(1) in make_dry_run("clean")
     assert "`.lease_data/objects`" in (ROOT / "README.md").read_text()
+
+
+def test_make_serve_serves_the_data_make_run_wrote() -> None:
+    """Issue 22: `make serve` started a second system under ~/.local/share (a new token,
+    an empty /v1/documents). The bare CLI's default is the same directory (test_first_run)."""
+    run = re.search(r"LEASE_DATA_DIR=(\S+) \S*lease-parser run", make_dry_run("run"))
+    serve = re.search(r"LEASE_DATA_DIR=(\S+) \S*lease-parser serve --local", make_dry_run("serve"))
+    assert run is not None
+    assert serve is not None
+    assert serve.group(1) == run.group(1)
+
+
+def test_make_installs_only_when_pyproject_changes(tmp_path: Path) -> None:
+    """Every target re-ran pip (2.6 s and a warning each time): now a stamp in the venv."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(shutil.which("python3") or "/usr/bin/python3")
+    (venv / ".installed").touch()  # newer than pyproject.toml: installed already
+    assert "pip install" not in make_dry_run("lint", f"VENV={venv}")
+    # -W: as if pyproject.toml had just changed.
+    assert "pip install" in make_dry_run("lint", f"VENV={venv}", "-W", "pyproject.toml")
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,15 @@ is a doubt a person resolves."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.cues import MAX_SINGLE_CUE, MAX_STRONG_CUE, Cue, resolve
 from lease_parser.extraction.evidence import UNKNOWN_OCR_DOUBT, Doubt
 from lease_parser.extraction.flat import FlatText, flatten
+from lease_parser.extraction.ranking import current_ranker, ranking_with
 from lease_parser.parsing.base import PageSource
 from tests.unit.extraction.lease_text import document
 
@@ -293,3 +296,33 @@ def test_a_cover_line_and_the_next_page_are_two_statements() -> None:
         Cue("2012-05-09", second, second + 11, "preamble", 0.72),
     ]
     assert one(resolve("f", cues, flat)).evidence["statements"] == 2
+
+
+def test_a_learned_ranker_chooses_among_the_candidates() -> None:
+    """With no ranker the extractors' own order of places wins (the summary's heavier
+    weight); a ranker that learned signature blocks are telling for this field chooses
+    the signed name, and the other candidate stays an alternative."""
+    cues = [cue("ACME LLC", "summary", 0.6), cue("Bolt Inc.", "signature", 0.45)]
+    assert one(resolve("landlord", cues, FLAT)).value == "ACME LLC"
+
+    def signatures_first(name: str, features: Mapping[str, float]) -> float:
+        return features.get("place=signature", 0.0)
+
+    with ranking_with(signatures_first):
+        chosen = one(resolve("landlord", cues, FLAT))
+    assert chosen.value == "Bolt Inc."
+    assert chosen.evidence["place=signature"] == 1.0
+    assert [a.value for a in chosen.alternatives] == ["ACME LLC"]
+    assert chosen.alternatives[0].evidence["place=summary"] == 1.0
+    assert current_ranker() is None  # only for the block
+
+
+def test_a_candidate_is_described_by_its_places_position_context_and_sanity() -> None:
+    flat = flatten(document("Notices: c/o TENANT: Bolt Inc. " + "Filler words here. " * 40))
+    raw = one(resolve("tenant", [cue("TENANT: Bolt Inc.", "notice", 0.3, flat=flat)], flat))
+    features = raw.evidence
+    assert features["place=notice"] == 1.0
+    assert features["context=notice"] == 1.0
+    assert features["sanity=role_word"] == 1.0
+    assert features["position"] < 0.05
+    assert features["early"] == 1.0
