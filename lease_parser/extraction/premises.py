@@ -409,12 +409,14 @@ def extract_premises(document: Document) -> list[RawField]:
     if best is None or best.value is None:
         return []
     same = [a for a, _, _ in found if same_street(a.line, best.value)]
-    fullest = max(same, key=lambda a: len(a.line))
-    if fullest.line != best.value:
-        # The most complete statement of the same street is the value, and what is cited.
+    # The most complete statement of the same street is the value, and what is cited: one
+    # that states the whole line itself before one assembled from parts stated elsewhere.
+    fullest = max(same, key=lambda a: (len(a.line), not a.assembled))
+    if fullest.line != best.value or not fullest.assembled:
         cited = flat.field(best.name, fullest.line, 0.0, fullest.start, fullest.end, best.notes)
         cited.evidence, cited.doubts = best.evidence, best.doubts
-        cited.notes.append("the most complete statement of the same street")
+        if fullest.line != best.value:
+            cited.notes.append("the most complete statement of the same street")
         best = cited
     if fullest.assembled:
         spans = [(fullest.start, fullest.end), *fullest.elsewhere]
