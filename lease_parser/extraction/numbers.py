@@ -75,7 +75,12 @@ DAY_ORDINALS = {
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _ONES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _COMPOUNDS = {tens + one: _UNITS[tens] + _UNITS[one] for tens in _TENS for one in _ONES}
-_WORD = "|".join(sorted(set(_UNITS) | set(_SCALES) | set(_COMPOUNDS), key=len, reverse=True))
+# Tens first, each optionally joined to its unit ("twentyfour"), so the alternation stays as
+# short as the word list: every clause pattern in the extractors embeds it.
+_TENS_WORD = "(?:" + "|".join((*_TENS, "fourty")) + ")(?:" + "|".join(_ONES) + ")?"
+_WORD = "|".join(
+    [_TENS_WORD, *sorted((set(_UNITS) - {*_TENS, "fourty"}) | set(_SCALES), key=len, reverse=True)]
+)
 # "a"/"an" count as one only before a scale word ("a hundred"); alone they are articles.
 NUMBER_WORD = rf"(?:(?:an?\s+(?=hundred|thousand|million))?\b(?:{_WORD})\b)"
 # A run of number words: "one hundred twenty-five thousand and forty", joined by spaces or
