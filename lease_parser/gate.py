@@ -140,8 +140,11 @@ def unread_problems(
 ) -> list[FieldProblem]:
     """Each entry of ``COMPLETENESS`` nothing was read for, unless the lease very probably
     does not state it: the person is asked whether it does (on its first field; one already
-    flagged "stated but not read" has that problem instead)."""
-    out = []
+    flagged "stated but not read" has that problem instead). Only a lease or sublease is
+    asked: a form, an amendment or a termination states what it changes, not a lease."""
+    out: list[FieldProblem] = []
+    if abstraction.kind not in COMMITTABLE_KINDS:
+        return out
     for what, alternatives in COMPLETENESS.items():
         if _read(abstraction, alternatives):
             continue

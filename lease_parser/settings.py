@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlparse
@@ -220,8 +222,10 @@ class Settings(BaseSettings):
     worker_metrics_port: int | None = Field(default=None, gt=0, lt=65536)
 
     # `lease-parser serve`: bearer tokens of the HTTP API and the reviewers' workspace,
-    # "name:token,name2:token2"; the name is the actor in the audit trail. A SecretStr, so
-    # no repr, log line or validation message ever shows a token.
+    # "name:token:scopes,..." with scopes ingest, review, admin joined by "+" (the older
+    # "name:token" still works, as ingest+review, with a warning at start-up); the name is
+    # the actor in the audit trail. A SecretStr, so no repr, log line or validation
+    # message ever shows a token.
     api_tokens: SecretStr = SecretStr("")
     # Signs the workspace's session cookies. Unset: a random key kept under data_dir
     # (web-session.key, mode 0600); set it (the same on every replica) in production.
@@ -231,6 +235,11 @@ class Settings(BaseSettings):
     web_cookie_secure: bool = False
     # Seconds an API client is told to wait (Retry-After) when the broker is full.
     api_retry_after: int = Field(default=30, ge=1)
+    # Wrong tokens (sign-ins, bearer tokens) from one address within the window, after
+    # which that address waits out the window (web/throttle.py). 200 guesses in 1.4 s
+    # went unanswered before (issue 21); a person who mistypes does not make 20.
+    auth_max_failures: int = Field(default=20, ge=1)
+    auth_failure_window: int = Field(default=60, ge=1)
 
     # Webhooks (lease_parser/webhooks.py): `serve` POSTs a document's state to the
     # submission's callback_url (or to webhook_url, for every API submission) once it is
@@ -248,7 +257,7 @@ class Settings(BaseSettings):
 
     @field_validator("api_tokens")
     @classmethod
-    def _tokens_are_name_token_pairs(cls, value: SecretStr) -> SecretStr:
+    def _tokens_are_name_token_scopes(cls, value: SecretStr) -> SecretStr:
         parse_api_tokens(value.get_secret_value())
         return value
 
@@ -403,6 +412,10 @@ class Settings(BaseSettings):
 
     def api_token_names(self) -> dict[str, str]:
         """``{token: name}`` from ``LEASE_API_TOKENS``."""
+        return {token: entry.name for token, entry in self.api_token_table().items()}
+
+    def api_token_table(self) -> dict[str, ApiToken]:
+        """``{token: ApiToken}`` (name, scopes) from ``LEASE_API_TOKENS``."""
         return parse_api_tokens(self.api_tokens.get_secret_value())
 
     @property
@@ -430,23 +443,65 @@ def credential_keys(value: SecretStr | None) -> list[str]:
 MIN_TOKEN_LENGTH = 16
 
 
-def parse_api_tokens(text: str) -> dict[str, str]:
-    """``"name:token,name2:token2"`` → ``{token: name}``; raises ValueError saying what is
-    wrong without ever quoting a token."""
-    tokens: dict[str, str] = {}
-    for number, pair in enumerate((p.strip() for p in text.split(",") if p.strip()), 1):
-        name, sep, token = pair.partition(":")
-        name, token = name.strip(), token.strip()
-        if not sep or not name or not token:
-            raise ValueError(f"pair {number} is not name:token (comma-separated name:token pairs)")
+class Scope(StrEnum):
+    """What a token may do: submit through the API, review in the workspace, or operate
+    (dead letters, sessions)."""
+
+    INGEST = "ingest"
+    REVIEW = "review"
+    ADMIN = "admin"
+
+
+# What a two-part ``name:token`` entry (the format before scopes) could do: keep it working.
+LEGACY_SCOPES = frozenset({Scope.INGEST, Scope.REVIEW})
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    """One entry of ``LEASE_API_TOKENS``: who (the audit trail's actor) and what it may do.
+    ``legacy`` marks the deprecated two-part form."""
+
+    name: str
+    scopes: frozenset[Scope]
+    legacy: bool = False
+
+    def allows(self, scope: Scope) -> bool:
+        return scope in self.scopes
+
+
+def _scopes(name: str, text: str) -> frozenset[Scope]:
+    names = [part.strip() for part in text.split("+")]
+    unknown = [part for part in names if part not in set(Scope)]
+    if unknown or not text.strip():
+        raise ValueError(
+            f"the scopes of {name!r} must be {', '.join(Scope)} joined by + "
+            f"(name:token:ingest+review); got {text.strip()!r}. A token cannot contain ':'"
+        )
+    return frozenset(Scope(part) for part in names)
+
+
+def parse_api_tokens(text: str) -> dict[str, ApiToken]:
+    """``"name:token:scopes,..."`` (or the deprecated ``name:token``) → ``{token: ApiToken}``;
+    raises ValueError saying what is wrong without ever quoting a token."""
+    tokens: dict[str, ApiToken] = {}
+    for number, entry in enumerate((p.strip() for p in text.split(",") if p.strip()), 1):
+        parts = [part.strip() for part in entry.split(":")]
+        if len(parts) not in (2, 3) or not parts[0] or not parts[1]:
+            raise ValueError(
+                f"entry {number} is not name:token:scopes (comma-separated; scopes "
+                f"{'+'.join(Scope)}, e.g. ingest:TOKEN:ingest,alice:TOKEN:review)"
+            )
+        name, token = parts[0], parts[1]
         if len(token) < MIN_TOKEN_LENGTH:
             raise ValueError(
                 f"the token of {name!r} is shorter than {MIN_TOKEN_LENGTH} characters "
                 "(make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
             )
-        if token in tokens or name in tokens.values():
+        if token in tokens or name in {t.name for t in tokens.values()}:
             raise ValueError(f"{name!r}: every name and every token must be different")
-        tokens[token] = name
+        legacy = len(parts) == 2
+        scopes = LEGACY_SCOPES if legacy else _scopes(name, parts[2])
+        tokens[token] = ApiToken(name, scopes, legacy)
     return tokens
 
 

@@ -78,12 +78,17 @@ class SubmissionState(StrEnum):
 
 
 FINAL_STATES = frozenset({DocumentState.COMMITTED, DocumentState.REVIEW, DocumentState.DEAD})
+# register_submission's answer for a document already pending under another submission
+# (with join_pending=False): nothing was recorded.
+JOINED = "joined"
 # Audit events of a review item that is and stays in review (who held it): not an entry
 # into the review state.
 CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
+# The reason of a document whose bytes did not match its (claimed) hash: errors.Reason.
+HASH_MISMATCH = "hash_mismatch"
 # An operator re-published a pending document's lost message (lease-parser pending --redrive).
 REDRIVEN = "redriven"
 
@@ -269,6 +274,14 @@ class ReviewDecisionRow(Base):
     decided_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+def stands_for_content(row: DocumentRow) -> bool:
+    """False for a document that died because the bytes under its key were not the content
+    its hash names (``hash_mismatch``): the hash was only claimed, so the record says
+    nothing about that content, and the real bytes may still be submitted (and are then
+    processed: ``Store.requeue`` with the new key, from ``submit_document``)."""
+    return not (row.state == DocumentState.DEAD and row.reason == HASH_MISMATCH)
+
+
 def entered_final_state() -> ColumnElement[bool]:
     """Events that moved a document into a final state (exactly-once means one each)."""
     return and_(
@@ -281,6 +294,8 @@ def entered_final_state() -> ColumnElement[bool]:
 REQUEUE_RESETS = (
     "state",
     "reason",
+    "doc_key",
+    "key_version",
     "finished_at",
     "updated_at",
     "state_changed_at",
@@ -337,10 +352,27 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # a new store at once wait for the one migrating it). WAL lets readers (CLI, exporter)
     # run while a worker writes.
     cur.execute("PRAGMA busy_timeout=30000")
+    _owner_only(cur)
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _owner_only(cur: Any) -> None:
+    """The database file is the owner's only (0600), like the objects and the token files:
+    it holds every abstraction. Done before WAL is switched on, because SQLite gives the
+    -wal and -shm files the database file's mode."""
+    import os
+    import stat
+
+    for _seq, name, path in cur.execute("PRAGMA database_list").fetchall():
+        if name == "main" and path:
+            try:
+                if os.stat(path).st_mode & 0o077:
+                    os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+            except OSError:  # not ours to change (a shared, read-only mount): leave it
+                pass
 
 
 def sqlite_path(url: str) -> str | None:
@@ -430,17 +462,28 @@ class Store:
     # -- submissions ---------------------------------------------------------------------
 
     def register_submission(
-        self, submission_id: str, doc_key: str, doc_hash: str, actor: str | None = None
+        self,
+        submission_id: str,
+        doc_key: str,
+        doc_hash: str,
+        actor: str | None = None,
+        join_pending: bool = True,
     ) -> str:
         """Record a submission (idempotent on its id) and its document if new; return the
         document's state (``pending`` for a new one). With an ``actor`` (an API caller's
-        token name), a ``submitted`` audit event says who."""
+        token name), a ``submitted`` audit event says who.
+
+        ``join_pending=False`` records nothing for a document that is already pending
+        (another submission made it): the state comes back as ``joined``, so two racing
+        uploads of the same new bytes queue one task, not two."""
         for _attempt in range(5):
             try:
                 with self.session() as s:
                     doc = s.scalar(select(DocumentRow).where(DocumentRow.doc_hash == doc_hash))
                     if s.get(SubmissionRow, submission_id) is not None:
                         return str(doc.state) if doc is not None else DocumentState.PENDING
+                    if doc is not None and doc.state == DocumentState.PENDING and not join_pending:
+                        return JOINED
                     if doc is None:
                         doc = DocumentRow(
                             doc_hash=doc_hash,
@@ -659,9 +702,13 @@ class Store:
         actor: str,
         states: Iterable[DocumentState],
         reason: str | None = None,
+        doc_key: str | None = None,
+        event: str = "requeued",
     ) -> Requeue | None:
         """Put a document in one of ``states`` (and with ``reason``, if given) back to
         ``pending`` under a new submission, in one transaction; None if it is not one.
+        With ``doc_key`` the document is read from that key from now on (a resubmission of
+        content whose first key held other bytes); ``event`` is the audit event's reason.
 
         The returned ``Requeue`` remembers what the row was, so ``undo_requeue`` can put
         it back exactly if the message cannot be published: a failed requeue must leave
@@ -676,10 +723,14 @@ class Store:
             if row is None:
                 return None
             before = {column: getattr(row, column) for column in REQUEUE_RESETS}
+            key = row.doc_key if doc_key is None else doc_key
+            version = row.key_version if key == row.doc_key else self._next_version(s, key)
             changed = s.execute(
                 update(DocumentRow)
                 .where(*conditions)
                 .values(
+                    doc_key=key,
+                    key_version=version,
                     state=DocumentState.PENDING,
                     reason=None,
                     finished_at=None,
@@ -692,13 +743,13 @@ class Store:
             ).rowcount  # type: ignore[attr-defined]
             if not changed:
                 return None
-            event = EventRow(
-                doc_hash=doc_hash, state=DocumentState.PENDING, reason="requeued", actor=actor
+            entry = EventRow(
+                doc_hash=doc_hash, state=DocumentState.PENDING, reason=event, actor=actor
             )
-            s.add(event)
-            s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=row.doc_key))
+            s.add(entry)
+            s.add(SubmissionRow(id=submission_id, doc_hash=doc_hash, doc_key=key))
             s.flush()
-            return Requeue(doc_hash, row.doc_key, submission_id, event.id, now, before)
+            return Requeue(doc_hash, key, submission_id, entry.id, now, before)
 
     def undo_requeue(self, requeue: Requeue) -> bool:
         """Put a requeued document back as it was, if nothing has moved it since: its

@@ -136,7 +136,7 @@ def measure_api(calls: int) -> dict[str, Any]:
                 "LEASE_DATA_DIR": str(data_dir),
                 "LEASE_BROKER_URL": f"{redis_server.url}/0",
                 "LEASE_RESULT_BACKEND": f"{redis_server.url}/1",
-                "LEASE_API_TOKENS": f"ingest:{token}",
+                "LEASE_API_TOKENS": f"ingest:{token}:ingest",
             }
             objects = data_dir / "objects" / "incoming"
             objects.mkdir(parents=True)

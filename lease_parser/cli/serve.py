@@ -38,7 +38,7 @@ def _local_cluster(settings: Settings) -> Iterator[Settings]:
         tokens = settings.api_tokens.get_secret_value()
         if not tokens:
             token = local_reviewer_token(settings.data_dir)
-            tokens = f"{LOCAL_REVIEWER}:{token}"
+            tokens = f"{LOCAL_REVIEWER}:{token}:ingest+review+admin"  # one local user
             click.echo(f"sign in with the reviewer token: {token}", err=True)
         yield settings.model_copy(
             update={
@@ -73,9 +73,9 @@ def _start_webhooks(stack: contextlib.ExitStack, settings: Settings) -> None:
 def serve(host: str, port: int, local: bool) -> None:
     """Serve the HTTP API (/v1, schema at /v1/openapi.json) and the reviewers' workspace (/).
 
-    Needs LEASE_API_TOKENS=name:token[,...] (the API's bearer tokens, also the reviewers'
-    sign-in). Reads the same store, object store and broker as the workers. Blocks until
-    Ctrl-C or SIGTERM.
+    Needs LEASE_API_TOKENS=name:token:scopes[,...] (the API's bearer tokens, also the
+    reviewers' sign-in; scopes ingest, review, admin joined by +). Reads the same store,
+    object store and broker as the workers. Blocks until Ctrl-C or SIGTERM.
     """
     import uvicorn
 

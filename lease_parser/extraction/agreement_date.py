@@ -36,13 +36,41 @@ NAMED = 0.35
 RESTATED = 0.4
 
 _PREAMBLE_CHARS = 320
-_PARTIES = re.compile(r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b")
+_PARTIES = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?between\b|\bamong\b|\bby\s+the\s+following\s+parties\b"
+)
 # "DATED AS OF MAY 10, 2019" on a cover page; "Date: January 5, 2021" atop a short lease.
 _COVER_DATED = re.compile(r"(?i)\b(?:dated\b\s*(?:as\s+of)?|date\s*:)\s*:?\s*$")
 _LABEL = re.compile(
-    r"(?i)\b(?:lease\s+date|date\s+of\s+(?:this\s+)?(?:sub)?lease|effective\s+date|"
-    r"execution\s+date|agreement\s+date)\s*:?\s*$"
+    r"(?i)\b(?:(?:sub)?lease\s+(?:reference\s+|contract\s+)?date|date\s+of\s+(?:this\s+)?"
+    r"(?:sub|under)?(?:lease|tenancy|agreement|contract)(?:\s+agreement)?|effective\s+date|"
+    r"execution\s+date|(?:tenancy\s+)?agreement\s+date|contract\s+date)\s*:?\s*$"
 )
+# An agreement without a "THIS LEASE" opener dating itself before the parties: "Lease
+# Contract Drawn Up and Signed on 3 July 2003 Between ...", "Agreement made on ... between".
+_MADE_ON = re.compile(
+    r"(?i)\b(?:drawn\s+up(?:\s+and\s+signed)?|signed|made(?:\s+and\s+(?:signed|entered\s+into))?|"
+    r"executed|entered\s+into)\s+(?:on|at|this)\s+(?:the\s+)?$"
+)
+_MADE_ON_PARTIES = 200
+# A particulars table read without its cell borders: "PARTICULARS Date 12 May 2021 Landlord
+# ...", "BASIC LEASE INFORMATION Lease Date 5 June 2020": the row's label has no colon.
+_PARTICULARS = re.compile(
+    r"\b(?:PARTICULARS|Particulars|KEY\s+TERMS|Key\s+Terms|BASIC\s+(?:LEASE\s+)?(?:INFORMATION|"
+    r"TERMS|PROVISIONS)|Basic\s+(?:Lease\s+)?(?:Information|Terms|Provisions)|LEASE\s+SUMMARY|"
+    r"Lease\s+Summary|SUMMARY\s+OF\s+(?:BASIC\s+)?(?:LEASE\s+)?TERMS)\b"
+)
+_PARTICULARS_CHARS = 1200
+# The row's label: "Date" alone (not "Commencement Date": the word before it is not a
+# name's), "Lease Date", "Date of this Lease".
+_ROW_LABEL = re.compile(
+    r"(?:(?:[^\w\s-]\s*|\b(?:PARTICULARS|Particulars|TERMS|Terms|INFORMATION|Information|"
+    r"PROVISIONS|Provisions|SUMMARY|Summary)\s+)(?:Date|DATE)|\b(?:Lease|LEASE|Agreement|AGREEMENT)"
+    r"\s+(?:Date|DATE)|\b(?:Date|DATE)\s+(?:of|OF)\s+(?:this\s+|THIS\s+)?(?:Lease|LEASE|"
+    r"Agreement|AGREEMENT))\s+$"
+)
+# "04/13/23 04:33:44 PM": an e-signature's or a printer's timestamp, never the lease date.
+_TIME_FOLLOWS = re.compile(r"\s*(?:at\s+)?\d{1,2}:\d{2}")
 # Signature blocks: a "Date:" label near "By:", "/s/", "Name:", "Title:" (case matters:
 # "its mortgage dated October 30, 2018" is a reference, not a signature).
 _SIGNATURE_DATE = re.compile(r"\b(?:Date|DATE|Dated|DATED)\s*:?\s*$")
@@ -112,7 +140,7 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> list[Cue]:
     cues = []
     mentions = list(dates_in(flat, main.opener_start, hi))
     for mention in mentions:
-        window = max(main.opener_start, mention.start - 60)
+        window = max(main.opener_start, mention.start - _REFERENCE_CHARS)
         reference = _REFERENCE.search(flat.text, window, mention.start)
         if reference and reference.start() != main.opener_start:
             continue  # "This addendum ... of the Lease dated April 5, 2004": another date
@@ -136,6 +164,8 @@ def _context_cues(flat: FlatText, main: Agreement, amendment: bool) -> list[Cue]
     cues = []
     cover_end = main.opener_start if main.opener_end else main.start + 1500
     for mention in dates_in(flat, main.start, main.end):
+        if _TIME_FOLLOWS.match(flat.text, mention.end):
+            continue
         before = flat.text[max(main.start, mention.start - 60) : mention.start]
         source = _source(flat, main, mention, before, cover_end, amendment)
         if source is not None:
@@ -153,6 +183,13 @@ def _source(
 ) -> tuple[str, float] | None:
     if not main.opener_end and mention.start < main.start + 600 and _RIDER.search(before):
         return ("rider", RIDER) if not amendment else None
+    if (
+        not main.opener_end
+        and mention.start < cover_end
+        and _MADE_ON.search(before)
+        and _PARTIES.search(flat.text, mention.end, mention.end + _MADE_ON_PARTIES)
+    ):
+        return "preamble", PREAMBLE
     cover = _COVER_DATED.search(before) if mention.start < cover_end else None
     if cover:
         # An amendment's "RE: Lease Dated: ..." names the lease it amends.
@@ -164,12 +201,19 @@ def _source(
             return "cover", COVER
     if _LABEL.search(before):
         return "summary", SUMMARY
+    if _ROW_LABEL.search(before) and _in_particulars(flat, main, mention.start):
+        return "summary", SUMMARY
     # The signatures may come before the date or, as an amendment often ends ("Dated:
     # March 22, 2007 WITNESSES ... By /s/"), right after it.
     around = flat.text[max(main.start, mention.start - 200) : min(main.end, mention.end + 200)]
     if _SIGNATURE_DATE.search(before) and _SIGNATURE_NEAR.search(around):
         return "signature", SIGNATURE
     return None
+
+
+def _in_particulars(flat: FlatText, main: Agreement, at: int) -> bool:
+    heading = _PARTICULARS.search(flat.text, max(main.start, at - _PARTICULARS_CHARS), at)
+    return heading is not None
 
 
 def _defined_cues(flat: FlatText, main: Agreement) -> list[Cue]:
@@ -216,8 +260,11 @@ def _partial_cues(flat: FlatText, main: Agreement, others: list[Cue]) -> list[Cu
 # "the Lease dated ...", and an earlier amendment's "Amendment to Lease dated ...".
 _REFERENCE = re.compile(
     r"(?i)\b(?:(?:this|the|said)\s+|(?:amendment|addendum)\s*(?:#\s*\d+\s*|no\.?\s*\d+\s*)?"
-    r"to\s+(?:the\s+)?)(?:sub)?lease(?:\s+agreement)?\s+dated\s+(?:as\s+of\s+)?$"
+    r"to\s+(?:the\s+)?)(?:sub)?lease(?:\s+agreement)?\s+"
+    r"(?:(?:by\s+and\s+)?between\s+(?:them|the\s+parties|landlord\s+and\s+tenant)\s*,?\s*)?"
+    r"dated\s+(?:as\s+of\s+)?$"
 )
+_REFERENCE_CHARS = 90
 
 
 def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
@@ -228,7 +275,7 @@ def _reference_cues(flat: FlatText, cues: list[Cue]) -> list[Cue]:
     out = []
     for mention in dates_in(flat):
         value = mention.value.isoformat()
-        before = flat.text[max(0, mention.start - 60) : mention.start]
+        before = flat.text[max(0, mention.start - _REFERENCE_CHARS) : mention.start]
         if value in values and mention.start not in spans and _REFERENCE.search(before):
             out.append(Cue(value, mention.start, mention.end, "restated", RESTATED))
     return out

@@ -35,10 +35,16 @@ _LEASE_NOUN = (
     r"(?:(?:office|industrial|retail|commercial|ground|warehouse|standard|original|"
     r"existing|building)\s+)?(?:sub)?lease(?:\s+agreement)?|agreement\s+of\s+(?:sub)?lease"
 )
+# "Lease dated", "Lease (the "Original Lease"), dated as of the", "Lease Agreement between
+# them dated", "Lease by and between A, a ... company, and B, dated", "Lease Agreement made
+# and entered into as of".
 _DATED = re.compile(
     rf"(?i)\b(?:{_LEASE_NOUN})\s*(?:\([^)]{{0,80}}\)\s*)?,?\s*"
-    r"(?:dated|date[d]?\s*:)\s*:?\s*(?:as\s+of\s+)?(?:the\s+)?$"
+    r"(?:(?:by\s+and\s+)?between\s+(?:them|[^;]{1,160}?)\s*,?\s*)?"
+    r"(?:dated|date[d]?\s*:|made\s+(?:and\s+entered\s+into\s+)?|entered\s+into\s+)\s*:?\s*"
+    r"(?:(?:as\s+)?of\s+|on\s+)?(?:the\s+)?$"
 )
+_REFERENCE_CHARS = 240
 # "Amendment to Lease dated ...": an earlier amendment, not the lease.
 _AMENDMENT_BEFORE = re.compile(
     r"(?i)\b(?:amendment|addendum|modification|extension|renewal)\s*(?:no\.?\s*\d+\s*|#\s*\d+\s*)?"
@@ -59,7 +65,7 @@ def amended_lease_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """Cues for the date of the lease an amendment amends."""
     cues: list[Cue] = []
     for mention in dates_in(flat, *span):
-        before = flat.text[max(span[0], mention.start - 80) : mention.start]
+        before = flat.text[max(span[0], mention.start - _REFERENCE_CHARS) : mention.start]
         reference = _DATED.search(before)
         if reference is None or _AMENDMENT_BEFORE.search(before[: reference.start()]):
             continue

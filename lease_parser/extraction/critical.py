@@ -136,12 +136,17 @@ def _is_break(text: str, start: int, end: int, span: tuple[int, int]) -> bool:
     )
 
 
+def _windows(flat: FlatText, span: tuple[int, int]) -> list[NoticeMention]:
+    """The agreement's notice windows, read once for renewal and break notices alike."""
+    return flat.shared(f"notice windows {span}", lambda: notice_windows(flat.text, *span))
+
+
 def renewal_notice_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """Cues for when a renewal option's exercise notice is due."""
     text = flat.text
     return [
         cue
-        for mention in notice_windows(text, *span)
+        for mention in _windows(flat, span)
         if _is_renewal_notice(text, mention, span)
         for cue in _notice_cues(flat, mention, "option notice clause")
     ]
@@ -152,7 +157,7 @@ def termination_notice_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     text = flat.text
     return [
         cue
-        for mention in notice_windows(text, *span)
+        for mention in _windows(flat, span)
         if _is_break(text, mention.start, mention.end, span)
         for cue in _notice_cues(flat, mention, "break clause")
     ]

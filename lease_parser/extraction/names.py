@@ -13,7 +13,19 @@ from lease_parser.extraction.kind import PLACEHOLDER
 
 SUB_LANDLORD = r"Sub-?landlord|Sub-?lessor|Sublandlord|Sublessor"
 SUB_TENANT = r"Sub-?tenant|Sub-?lessee|Subtenant|Sublessee"
-ROLE = rf"{SUB_LANDLORD}|{SUB_TENANT}|Landlord|Lessor|Tenant|Lessee"
+# The words leases name the parties by. Residential leases made with property-management
+# software say "Owner/Agent", "Landlord/Owner", "Resident(s)", "Tenant(s)"; translated
+# leases "Leaser". Longer forms first: an alternation takes the first that matches.
+LANDLORD_WORDS = (
+    r"Landlord/(?:Owner|Agent)|Owner/Agent|Lessor/Agent|Landlords?\(s\)|Owners?\(s\)|Landlord|"
+    r"Lessor|Leaser|Owner"
+)
+TENANT_WORDS = (
+    r"Tenants?\(s\)|Residents?\(s\)|Lessees?\(s\)|Residents?|Tenants?|Lessees?|Under-?tenant"
+)
+ROLE = rf"{SUB_LANDLORD}|{SUB_TENANT}|{LANDLORD_WORDS}|{TENANT_WORDS}"
+# "LANDLORD:", "Tenant(s):", "Owner/Agent :": a role label, which no party's name holds.
+ROLE_LABEL = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:")
 
 # Where an entity's description begins: ", a Delaware corporation", ", having an address".
 _DESCRIPTION = re.compile(
@@ -29,7 +41,14 @@ _DESCRIPTION = re.compile(
     |,\s+\d{1,6}\s+[A-Z]
     |(?<=\S)\s+\d{2,6}\s+(?-i:(?:[NSEW]\.?\s+)?[A-Z][a-z]+)
     |\s+By\b\s*:?\s*(?:/s/|_|[A-Z])|\s*/s/
-    |\s*[(\[]""",
+    |,?\s+(?:c/o|care\s+of|attn\.?|attention)(?=\W)
+    |,?\s+(?:incorporated|registered|established|formed)(?:\s+and\s+registered)?\s+(?:in|under)\b
+    |\s+of\s+(?:\d|flat\b|unit\b|apartment\b|suite\b)
+    |\s+and\s+(?:us|we|you)\b|\s*;
+    |,?\s+p\.?\s?o\.?\s+box\b
+    |,?\s+(?:mailing\s+)?(?:address|phone|tel|telephone|e-?mail|fax|mobile|cell)\s*(?:no\.?\s*)?:
+    |\s*\[|\s*\((?![\w.\ ]{1,20}\)\s*(?:ltd|limited|llc|inc|plc|pty|gmbh|corp|corporation|
+        company|l\.?p|s\.?a)\b(?!\s+(?:liability|partnership)))""",
 )
 LEGAL_SUFFIX = re.compile(
     r"(?i)^\s*(?:inc|incorporated|llc|l\.\s?l\.\s?c|lp|l\.\s?p|llp|l\.\s?l\.\s?p|ltd|limited|"
@@ -40,6 +59,18 @@ _ENDS_IN_LEGAL_FORM = re.compile(
     r"corporation|company|plc|pllc|pty\.?\s+ltd)\.?\s*$"
 )
 _SUFFIX_THEN_NUMBER = re.compile(r"(?i)\b(?:llc|inc|company|corporation|ltd|l\.p|corp)\.?(?=\s+\d)")
+# A legal form closes a name: what follows is another party (two columns of a signature
+# block read as one line: "ACME LLC BETA INC."), a sentence ("... LLC You've agreed") or,
+# after "of", an address ("Af-Sar Ltd. Of Rehov ..."). Words that continue a legal form
+# ("Limited Partnership", "LLC Series A") do not.
+_CLOSING_FORM = re.compile(
+    r"\b(?i:llc|l\.\s?l\.\s?c|inc|ltd|limited|l\.\s?p|lp|llp|plc|corp|corporation|pty\.?\s+ltd)\.?"
+    r"(?=\s+(?:(?i:of)\s|[A-Z0-9]))"
+)
+_CONTINUES_FORM = re.compile(
+    r"(?i)\s+(?:(?:partnership|liability|company|co|corporation|limited|ltd|inc|llc|l\.l\.c|"
+    r"lp|llp|plc|pty|trust|series|fund|and|d/?b/?a)\b|&)"
+)
 _NOT_A_NAME = re.compile(
     rf"(?i)^(?:as\s+(?:listed|set|stated|defined|shown)|see\b|same\b|per\b|refer|n/?a\b|none\b|"
     rf"tbd\b|to\s+be\b|the\s+(?:party|parties|person|undersigned)\b|(?:{ROLE})\b\s*$)"
@@ -52,11 +83,17 @@ def legal_name(text: str) -> str | None:
     text = re.sub(r"^_+|_+$", "", text).strip()
     if not text or PLACEHOLDER.search(text[:80]):
         return None
+    role = ROLE_LABEL.search(text)
+    if role is not None and role.start() == 0:
+        return None  # "LANDLORD: ACME LLC" under another label: whose name is it?
     cut = _DESCRIPTION.search(text)
     name = text[: cut.start()] if cut else text
+    if role is not None:
+        name = name[: role.start()]
     then_number = _SUFFIX_THEN_NUMBER.search(name)
     if then_number:
         name = name[: then_number.end()]
+    name = _close_at_legal_form(name)
     # "Smith, Jones & Partners LLP" ends in a legal form: keep it whole. Otherwise keep
     # ", LLC" / ", Inc." style chunks and stop at anything else ("ACME INC., JANE DOE").
     if not _ENDS_IN_LEGAL_FORM.search(name):
@@ -68,17 +105,24 @@ def legal_name(text: str) -> str | None:
             kept.append(chunk)
         name = ",".join(kept)
     name = re.sub(r"(?i)^(?:the\s+)", "", " ".join(name.split())).strip(" ,;:\"'")
-    if not (2 <= len(name) <= 100) or not re.search(r"[A-Za-z]{2}", name):
+    if not (2 <= len(name) <= 100) or not re.search(r"[A-Za-z]{2}", name) or not name[0].isalnum():
         return None
     if _NOT_A_NAME.match(name) or not looks_like_name(name):
         return None
     return name
 
 
+def _close_at_legal_form(name: str) -> str:
+    for form in _CLOSING_FORM.finditer(name):
+        if not _CONTINUES_FORM.match(name, form.end()):
+            return name[: form.end()]
+    return name
+
+
 _CONNECTORS = frozenset({"of", "and", "the", "de", "van", "von", "&", "at", "y", "for", "in"})
 _DOCUMENT_WORDS = re.compile(
     r"(?i)\b(?:article|section|exhibit|schedule|page|lease|agreement|premises|witness|whereof|"
-    r"therefore|hereby|hereof|initials|signature|date|address|notice)\b"
+    r"therefore|hereby|hereof|initials|signature|date|address|notice|contents)\b"
 )
 
 

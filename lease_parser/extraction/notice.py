@@ -25,6 +25,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.numbers import COUNT, parse_count, words_to_int
 from lease_parser.model import NoticeWindow, Period, PeriodUnit
 
@@ -48,8 +49,12 @@ _BETWEEN = re.compile(
     rf"\s*(?:full\s+)?(?:calendar\s+)?(?P<unit2>days?|months?|years?)\b"
 )
 # "six (6) months' prior written notice", "90 days' notice": a bare period before notice.
-_BARE = re.compile(
-    rf"(?i){COUNT}\s*{_UNIT}\s+(?:prior\s+|previous\s+|advance\s+)?(?:written\s+)?notice\b"
+# It starts with every number word, so it is tried only before a "notice" (extraction/
+# anchored.py): 5x faster on a long lease. A match is at most ~100 characters long.
+_BARE = searched_near(re.compile(r"(?i)\bnotice\b"), before=160, after=1)(
+    re.compile(
+        rf"(?i){COUNT}\s*{_UNIT}\s+(?:prior\s+|previous\s+|advance\s+)?(?:written\s+)?notice\b"
+    )
 )
 # A notice period counts back from a date: it is followed by one of these.
 _BACK = re.compile(

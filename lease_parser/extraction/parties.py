@@ -21,6 +21,7 @@ roles, plain "Landlord"/"Tenant" markers name the master lease's parties and are
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,9 +30,11 @@ from lease_parser.extraction.cues import Cue, resolve
 from lease_parser.extraction.evidence import add_caveat
 from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.names import (
+    LANDLORD_WORDS,
     ROLE,
     SUB_LANDLORD,
     SUB_TENANT,
+    TENANT_WORDS,
     inside_longer_name,
     legal_name,
     looks_like_name,
@@ -45,20 +48,39 @@ from lease_parser.extraction.sections import (
 )
 from lease_parser.parsing.base import Document
 
-_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|Landlord|Lessor)$")
+_LANDLORD_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{LANDLORD_WORDS})$")
 _SUB_ROLES = re.compile(rf"(?i)^(?:{SUB_LANDLORD}|{SUB_TENANT})$")
 
 # ("Landlord"), (hereinafter referred to as "Lessor"), (collectively, "Landlord"),
 # ("Sublessor" or "Sublandlord"), ("the Tenant"), and the unbalanced 'hereinafter "Sublessee")'.
+# Unquoted, as English and residential leases write them: "(the Landlord)", "referred to
+# as the Landlord)", "(hereinafter referred to jointly and severally as the Tenant)",
+# "hereinafter called the Lessee".
 _MARKER = re.compile(
-    rf"""(?:\(|\bhereinafter\b)[^()"]{{0,60}}"\s*(?:the\s+)?(?P<role>{ROLE})\s*[",]?
-    [^()]{{0,60}}\)
-    |\b(?:as|called)\s+(?:the\s+)?"(?P<role2>{ROLE})[",.]""",
+    rf"""(?:\(|\bhere\s?in\s?after\b)[^()"']{{0,60}}["']\s*(?:the\s+)?(?P<role>{ROLE})\s*
+    ["',]?[^()]{{0,60}}\)
+    |\b(?:as|called)\s+(?:the\s+)?["'](?P<role2>{ROLE})["',.]
+    |\((?:the\s+)?(?P<role3>{ROLE})\)
+    |\b(?:referred\s+to\s+(?:herein\s+)?(?:jointly\s+and\s+severally\s+)?as|here\s?in\s?after
+       \s+(?:called|named|referred\s+to\s+as))\s+(?:the\s+)?(?P<role4>{ROLE})\b(?!['’]s)""",
     re.IGNORECASE | re.VERBOSE,
 )
 # Cover page, no quotes: "ACME LLC, a Delaware ..., AS LANDLORD, AND", "ACME CORP., Sublessor and".
-_COVER_MARKER = re.compile(rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b", re.IGNORECASE)
-_BETWEEN = re.compile(r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:]*")
+_COVER_MARKER = re.compile(
+    rf"(?:\bas|[,;])\s+(?P<role>{ROLE})\b(?!\s+(?:in\s+common|by\s+the\s+entirety))",
+    re.IGNORECASE,
+)
+# Where the parties' names begin: "by and between", "BETWEEN:-", "by the following
+# parties:", and "made as of June 7, 2023 by ACME ..." (no "between" at all).
+_BETWEEN = re.compile(
+    r"(?i)\b(?:by\s+and\s+)?(?:between|among)\b[\s,:\-]*"
+    r"|\b(?:by|between)\s+the\s+following\s+parties\b[\s,:\-]*"
+)
+_MADE_BY = re.compile(
+    r"(?i)\b(?:made|entered\s+into|executed|dated)\b[^.;()]{0,80}?\bby\s+(?-i:(?=[A-Z0-9]))"
+)
+# Before the second party: "... On the one hand; And Between", "of the one part and".
+_SECOND_PARTY = re.compile(r"(?i)\b(?:between|of\s+the\s+one\s+part|on\s+the\s+one\s+hand)\b")
 _PREAMBLE_CHARS = 1500
 _PREAMBLE_END = re.compile(r"(?i)\b(?:witnesseth|recitals|whereas|background)\b")
 _COVER_CHARS = 1500
@@ -95,7 +117,9 @@ _THE_BEFORE = re.compile(r"\b(?:The|THE)\s+$")
 
 
 _LEAD = re.compile(
-    r"[\s,;\-\ufffe_\"']*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?", re.IGNORECASE
+    r"[\s,;\-\ufffe_\"')]*(?:(?:and|&)(?=[\s_\-\ufffe])[\s\-\ufffe_]*)?"
+    r"(?:(?:\(\s*(?:\d{1,2}|[a-h]|[ivx]{1,4})\s*\)|\d{1,2}\.)\s+)?",  # "(1)", "(2)", "1."
+    re.IGNORECASE,
 )
 # The previous party's description running on: ", a public corporation created by ... and".
 _RUN_ON = re.compile(r"(?i)^[\s,;]*(?:a|an|having|whose|with|of|located|organized|its|which)\b")
@@ -110,6 +134,10 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
     taken ("Dated: 20 JANE SERGI ("the Landlord")" -> "JANE SERGI").
     """
     segment = text[start:end]
+    second = list(_SECOND_PARTY.finditer(segment))
+    if second:  # "... On the one hand; And Between TopSpin Ltd": the name follows it
+        start += second[-1].end()
+        segment = text[start:end]
     if _RUN_ON.match(segment):
         conjunctions = list(re.finditer(r"(?i)\band\b", segment))
         if not conjunctions:
@@ -194,8 +222,12 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     hi = min(main.end, lo + _PREAMBLE_CHARS)
     stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
     hi = stop.start() if stop else hi
-    between = _BETWEEN.search(flat.text, lo, hi)
-    markers = list(_MARKER.finditer(flat.text, lo, hi))
+    markers = [
+        m
+        for m in _MARKER.finditer(flat.text, lo, hi)
+        if not (m.group("role3") and _own_line(flat, m.start(), m.end()))
+    ]
+    between = _anchor(flat, lo, hi, markers[0].start() if markers else hi)
     if not markers and between:  # "between ACME LLC, as Landlord, and BETA INC., as Tenant"
         markers = list(_COVER_MARKER.finditer(flat.text, between.end(), hi))
     sub = any(_SUB_ROLES.match(_role_of(m)) for m in markers[:2])
@@ -235,8 +267,68 @@ def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool
     return cues, sub, aliases
 
 
+def _anchor(flat: FlatText, lo: int, hi: int, first_marker: int) -> re.Match[str] | None:
+    """Where the parties' names begin: "between" before the first role marker, else "made
+    ... by" before it ("THIS AMENDMENT is made as of June 7, 2023 by ACME ("Landlord")"),
+    else any "between"."""
+    between = _BETWEEN.search(flat.text, lo, hi)
+    if between is not None and between.start() < first_marker:
+        return between
+    made_by = _MADE_BY.search(flat.text, lo, first_marker)
+    return made_by or between
+
+
+# '("NAI")': a short name the preamble gives a party instead of its role.
+_NICKNAME = re.compile(r"""\(\s*(?:the\s+)?["'](?P<nick>[A-Z][\w.&-]{1,20})\s*["']\s*\)""")
+_DEMISE = r"(?:(?:shall|does|will)\s+)?(?:hereby\s+)?(?:sub)?(?:leases?|demises?|lets?)\b"
+
+
+def _demise_cues(flat: FlatText, main: Agreement) -> list[RoleCue]:
+    """ "between BNP LEASING CORP ("BNPPLC") ... and NETWORK APPLIANCE, INC. ("NAI")" with no
+    role: the grant ("NAI does hereby LEASE, DEMISE and LET unto BNPPLC") says who lets the
+    premises to whom."""
+    lo = main.opener_start
+    hi = min(main.end, lo + _PREAMBLE_CHARS)
+    stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
+    hi = stop.start() if stop else hi
+    nicks = [m for m in _NICKNAME.finditer(flat.text, lo, hi) if not re.fullmatch(ROLE, m["nick"])]
+    between = _anchor(flat, lo, hi, nicks[0].start() if nicks else hi)
+    if len(nicks) != 2 or between is None:
+        return []
+    named: dict[str, tuple[int, str]] = {}
+    boundary = between.end()
+    for nick in nicks:
+        found = _name_before(flat.text, boundary, nick.start(), anchored=True)
+        boundary = nick.end()
+        if found is None:
+            return []
+        named[nick["nick"]] = found
+    (a, b) = named
+    for lessor, lessee in ((a, b), (b, a)):
+        grant = re.compile(
+            rf"(?<![\w\"]){re.escape(lessor)}\s+(?i:{_DEMISE})[^.;]{{0,80}}?\b(?i:un)?to\s+"
+            rf"(?:the\s+)?{re.escape(lessee)}\b"
+        )
+        if grant.search(flat.text, hi, main.end):
+            return [
+                (kind, Cue(name, offset, offset + len(name), "preamble", PREAMBLE))
+                for kind, (offset, name) in (("landlord", named[lessor]), ("tenant", named[lessee]))
+            ]
+    return []
+
+
 def _role_of(marker: re.Match[str]) -> str:
-    return marker.group("role") or marker.groupdict().get("role2") or ""
+    groups = marker.groupdict()
+    return next((groups[g] for g in ("role", "role2", "role3", "role4") if groups.get(g)), "")
+
+
+def _own_line(flat: FlatText, start: int, end: int) -> bool:
+    """A role on a line of its own ("(Landlord)" above the name in a particulars table)
+    labels what follows it: it is no marker after a name."""
+    after = len(flat.text[end:]) - len(flat.text[end:].lstrip(" :"))
+    return flat.starts_line(start) and (
+        flat.starts_line(end + after) or end + after >= len(flat.text)
+    )
 
 
 def _with_co_parties(name: str, segment: str) -> tuple[str, int]:
@@ -279,16 +371,23 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 
 def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
-    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else "Landlord|Lessor|Tenant|Lessee"
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
+    # "Landlord:", "1.1 Landlord.", "Landlord's name:", "Name of Landlord:", "Tenant Name(s):"
     label = re.compile(
-        rf"(?i)(?<![\w'])(?:\d+(?:\.\d+)*\.?\s+)?(?P<role>{roles})(?:'s\s+name)?(?=\s*[:.])"
+        rf"(?i)(?<![\w'/])(?:\d+(?:\.\d+)*\.?\s+)?(?:name\s+of\s+(?:the\s+)?)?(?P<role>{roles})"
+        r"(?:['’]s)?(?:\s+(?:full\s+|legal\s+)?names?(?:\s*\(s\))?)?(?=\s*[:.])"
     )
     cues: list[RoleCue] = []
     for found in labelled_values(flat, label, (main.start, main.end)):
         numbered = found.label[:1].isdigit()
         if found.separator != ":" and not numbered:
             continue
-        role = re.sub(r"^[\d.\s]+", "", found.label)
+        if _STACKED.search(flat.text, max(0, found.label_start - 40), found.label_start):
+            # "LANDLORD: TENANT: ACME LLC BETA INC.": two columns read as one line; the
+            # names below the labels cannot be told apart by reading order alone.
+            continue
+        said = re.search(rf"(?i)(?<![\w'/])(?:{roles})", found.label)
+        role = said.group(0) if said else found.label
         if _SEE_COVER.match(found.value):
             # "Landlord: As listed on the cover page": the summary vouches for the cover
             # (a check of it: the name is read, and cited, on the cover).
@@ -301,7 +400,8 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
                 for c in cover
             ]
             continue
-        name = legal_name(found.value)
+        several = _SEVERAL.search(role) is not None or "(s)" in found.label.lower()
+        name = _names_in(found.value, several=several)
         if name is None:
             continue
         after = flat.text[found.start + len(name) : found.end + 120]
@@ -319,6 +419,29 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     return cues
 
 
+_STACKED = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:\s*$")
+# Labels that may list several people: "Tenant(s):", "Residents:".
+_SEVERAL = re.compile(r"(?i)\(s\)|s$")
+_NEXT_NAME = re.compile(r"\s*(?:,|;|&|\band\b)\s*")
+_PERSON = re.compile(r"^(?:[A-Z][\w'.-]*\s+){1,3}[A-Z][\w'-]+$")
+
+
+def _names_in(value: str, several: bool) -> str | None:
+    """The name a label gives; under a "Tenant(s):" label every person listed, joined by
+    "and" ("Alex Moreno, Jamie Moreno" -> "Alex Moreno and Jamie Moreno")."""
+    name = legal_name(value)
+    if name is None or not several or not _PERSON.match(name):
+        return name
+    names, rest = [name], value[value.find(name) + len(name) :] if name in value else ""
+    while (joint := _NEXT_NAME.match(rest)) is not None:
+        other = legal_name(rest[joint.end() :])
+        if other is None or not _PERSON.match(other) or not rest.startswith(other, joint.end()):
+            break
+        names.append(other)
+        rest = rest[joint.end() + len(other) :]
+    return " and ".join(names)
+
+
 def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
     """ "Landlord: 150 Main Street, LLC, a Delaware limited liability company." on its own
     line: the summary's statement of a party, shaped like a clean preamble's."""
@@ -330,6 +453,105 @@ def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
         and _ENTITY_TYPE.match(rest.rstrip(" .")) is not None
         and not _BLANK_MARKS.search(found.value)
     )
+
+
+def _particulars_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
+    """Where a lease lists its parties in a table or its particulars without a colon: the
+    role on a line of its own above the name ("(Landlord)" / "Kelaty Propco Limited"), the
+    Land Registry's "LR3. Parties to this lease Landlord X Tenant Y", and a signature
+    block's quoted heading ('"LANDLORD" ACME LLC, a ... By:')."""
+    roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
+    cues: list[RoleCue] = []
+    own_line = re.compile(rf"(?i)\(?(?:the\s+)?(?P<role>{roles})\)?\s*")
+    for match in own_line.finditer(flat.text, main.start, main.end):
+        if not _labels_line(flat, match.start(), match.end()):
+            continue
+        name_at = match.end()
+        line_end = _line_end(flat, name_at)
+        cue = _name_cue(flat, match.group("role"), name_at, line_end, "summary")
+        cues += [cue] if cue else []
+    for heading in _PARTIES_HEADING.finditer(flat.text, main.start, main.end):
+        hi = min(main.end, heading.end() + _PARTIES_HEADING_CHARS)
+        stop = _PARTIES_HEADING_END.search(flat.text, heading.end(), hi)
+        hi = stop.start() if stop else hi
+        listed = list(
+            re.finditer(rf"(?<![\w'/])(?P<role>{roles})\b\s+(?=[A-Z0-9])", flat.text[:hi])
+        )
+        listed = [m for m in listed if m.start() >= heading.end()]
+        for index, role in enumerate(listed):
+            end = listed[index + 1].start() if index + 1 < len(listed) else hi
+            cue = _name_cue(flat, role.group("role"), role.end(), end, "summary")
+            cues += [cue] if cue else []
+    cues += _quoted_heading_cues(flat, main, roles)
+    return [(kind, cue) for kind, cue in cues if len(cue.value.split()) >= 2]
+
+
+def _quoted_heading_cues(flat: FlatText, main: Agreement, roles: str) -> list[RoleCue]:
+    """'"LANDLORD" ACME LLC, a ... By: ___ "TENANT" BETA INC. By: ___': a quoted role heads
+    the signature block below it, unless the headings are captions under the blocks (the
+    first one follows a "By:"/"Title:" line): then each names the block above it, and the
+    name after it is the next party's."""
+    quoted = re.compile(rf"(?i)\"(?P<role>{roles})\"\s+(?=[A-Z0-9])")
+    cues: list[RoleCue] = []
+    for match in quoted.finditer(flat.text, main.start, main.end):
+        cue = _name_cue(flat, match.group("role"), match.end(), match.end() + 200, "signature")
+        if cue is None or cue[1].source != "signature":
+            continue
+        if not cues and _AFTER_SIGNATURE.search(
+            flat.text, max(0, match.start() - 80), match.start()
+        ):
+            return []
+        cues.append(cue)
+    return cues
+
+
+_AFTER_SIGNATURE = re.compile(r"\b(?:By|BY|Name|NAME|Title|TITLE|Its|ITS|Date|DATE)\s*:|/s/")
+
+
+def _labels_line(flat: FlatText, start: int, end: int) -> bool:
+    """A role alone on its line, after a line that ends a statement: a particulars label
+    ("(Landlord)" above the name), not a role marker broken over lines ('("Landlord")')
+    nor the end of a sentence ("... REATA INC., Tenant" / "TABLE OF CONTENTS")."""
+    if not _own_line(flat, start, end):
+        return False
+    before = flat.text[max(0, start - 12) : start].rstrip()
+    return not re.search(r"\([\"']?$|[,;&]$|\b(?:and|or|the|of|by|as)$", before) and flat.text[
+        end : end + 1
+    ] not in {'"', "'", ")"}
+
+
+_PARTIES_HEADING = re.compile(
+    r"(?i)\bparties\s+to\s+this\s+(?:(?:sub|under)?lease|deed|agreement|tenancy)\b\s*:?\s*"
+)
+_PARTIES_HEADING_CHARS = 900
+_PARTIES_HEADING_END = re.compile(r"(?i)\bother\s+parties\b|\bLR\s?4\b")
+
+
+def _line_end(flat: FlatText, index: int) -> int:
+    starts = flat.shared("sorted line starts", lambda: sorted(flat.line_starts))
+    at = bisect_right(starts, index)
+    return starts[at] if at < len(starts) else len(flat.text)
+
+
+_NAME_LABEL = re.compile(r"(?i)\s*(?:full\s+|legal\s+)?names?\s*:\s*")
+
+
+def _name_cue(flat: FlatText, role: str, start: int, end: int, source: str) -> RoleCue | None:
+    """The name that ``text[start:end]`` begins with, as a cue for ``role``: a signature
+    when a "By:" line follows it, else ``source``."""
+    named = _NAME_LABEL.match(flat.text, start, end)  # "Landlord" / "Name: ACME LIMITED"
+    start = named.end() if named else start
+    value = flat.text[start:end]
+    name = legal_name(value)
+    if name is None or not value.lstrip(" ").startswith(name):
+        return None
+    at = start + value.find(name)
+    after = flat.text[at + len(name) : at + len(name) + 160]
+    if _SIGNS.match(after):
+        source, weight = "signature", SIGNATURE
+    else:
+        weight = SUMMARY if source == "summary" else SIGNATURE
+    return _role_kind(role), Cue(name, at, at + len(name), source, weight)
 
 
 def _summary_states_parties(role_cues: list[RoleCue], named_elsewhere: bool) -> list[RoleCue]:
@@ -427,6 +649,8 @@ def extract_parties(document: Document) -> list[RawField]:
     flat = flat_text(document)
     main = primary_agreement(flat)
     role_cues, sub, aliases = _preamble_cues(flat, main)
+    if not role_cues:
+        role_cues = _demise_cues(flat, main)
 
     def same(a: str, b: str) -> bool:
         """One party: the same name, or a trade name and the name it is the trade name of."""
@@ -439,7 +663,7 @@ def extract_parties(document: Document) -> list[RawField]:
         )
 
     role_cues += _cover_cues(flat, main, sub)
-    labels = _label_cues(flat, main, sub)
+    labels = _label_cues(flat, main, sub) + _particulars_cues(flat, main, sub)
     role_cues += _summary_states_parties(labels, named_elsewhere=bool(role_cues))
     role_cues += _definition_cues(flat, main, _defined_terms(flat, main, sub))
     out = []

@@ -19,8 +19,9 @@ from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.parsing.base import Document, Page, PageSource
 
 _NOUN = (
-    r"(?:LEASE|SUBLEASE|SUB-LEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|GUARANTEE|"
-    r"MODIFICATION|EXTENSION|RENEWAL|LETTER)"
+    r"(?:LEASE|SUBLEASE|SUB-LEASE|UNDERLEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|"
+    r"GUARANTEE|MODIFICATION|EXTENSION|RENEWAL|LETTER|TERMINATION|SURRENDER|DEED|CONTRACT|"
+    r"TENANCY)"
 )
 _TITLE_WORD = r"(?:[A-Z0-9][\w.,'&/-]*|to|of|and|for)"
 OPENER = re.compile(
@@ -34,15 +35,40 @@ OPENER = re.compile(
       |(?:by\s+and\s+)?between|among))\b""",
     re.VERBOSE,
 )
-# An opener names its parties soon after ("... by and between X and Y").
-_PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b")
+# An opener names its parties soon after ("... by and between X and Y", "by the following
+# parties:").
+_PARTIES_FOLLOW = re.compile(r"(?i)\b(?:between|among)\b|\bby\s+the\s+following\s+parties\b")
+# "THIS AMENDMENT is made as of June 7, 2023 by ACME CORP ("Landlord")": no "between".
+_MADE_BY = re.compile(r"^[^.;()]{0,80}?\b(?i:by)\s+[A-Z0-9][\w.,&'-]*\s+[A-Z0-9&]")
+# A residential lease may open "The lease (herein after referred to as the Lease) is made
+# this 9/24/23 day, by and between": read as an opener only near the start of a file that
+# has no "THIS LEASE" opener there (elsewhere "The Lease was made between" recites one).
+FALLBACK_OPENER = re.compile(
+    rf"""\b(?:The|THE)\s+
+    (?P<title>(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_NOUN}(?:\s+{_NOUN})?)\b)
+    (?:\s*\([^()]{{0,100}}\))?\s*,?\s*
+    (?i:is\s+)(?P<verb>(?i:made|entered|dated))\b""",
+    re.VERBOSE,
+)
+_FALLBACK_CHARS = 2000
 _PARTIES_WITHIN = 500
 _ANCILLARY = re.compile(
     r"(?i)\b(?:consent|guarant(?:y|ee)|estoppel|subordination|non-?disturbance|attornment|"
     r"recognition|memorandum|certificate|letter\s+of\s+credit|declaration|confirmation)\b"
 )
+# An agreement that changes another lease, or ends it: a termination or a surrender is
+# an amendment of that lease for routing (never committed as a lease).
 _AMENDMENT_TITLE = re.compile(
-    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement)\b"
+    r"(?i)\b(?:amendment|addendum|modification|extension|renewal|letter\s+agreement|"
+    r"terminat(?:ion|e|ing)|surrender|cancell?ation)\b"
+)
+# The heading right above a generic "THIS AGREEMENT": "LEASE TERMINATION AGREEMENT",
+# "SURRENDER OF LEASE", "FIRST AMENDMENT TO LEASE" (nothing but a parenthesis after it).
+_CHANGES_LEASE_HEADING = re.compile(
+    r"(?i)\b(?:(?:(?:early|partial)\s+)?(?:sub-?)?lease\s+(?:termination|surrender|cancell?ation|"
+    r"amendment)(?:\s+agreement)?|(?:termination|surrender|cancell?ation)\s+(?:of|to)\s+"
+    r"(?:sub-?)?(?:lease|tenancy)(?:\s+agreement)?|(?:\w+\s+)?amendment\s+to\s+(?:sub-?)?lease"
+    r"(?:\s+agreement)?|deed\s+of\s+surrender)\b(?=\s*(?:\([^()]{0,80}\)\s*)?$)"
 )
 # How far back from an opener its own title and heading may sit.
 _HEADING_BACK = 160
@@ -73,11 +99,16 @@ def _openers(flat: FlatText) -> list[re.Match[str]]:
         if not (
             verb.startswith(("amends", "to be", "between", "among", "by"))
             or _PARTIES_FOLLOW.search(flat.text, match.end(), match.end() + _PARTIES_WITHIN)
+            or _MADE_BY.match(flat.text[match.end() : match.end() + 200])
         ):
             continue
         if found and match.start() - found[-1].start() < _MIN_AGREEMENT_CHARS:
             continue
         found.append(match)
+    if not found or found[0].start() > _FALLBACK_CHARS:
+        fallback = FALLBACK_OPENER.search(flat.text, 0, _FALLBACK_CHARS)
+        if fallback and _PARTIES_FOLLOW.search(flat.text, fallback.end(), fallback.end() + 300):
+            found.insert(0, fallback)
     return found
 
 
@@ -106,6 +137,11 @@ def agreements(flat: FlatText) -> list[Agreement]:
         # "THIS SNDA AGREEMENT" names itself; a bare "This Agreement" is named by its heading.
         generic = re.fullmatch(r"(?i)agreement", title) is not None
         ancillary = bool(_ANCILLARY.search(title) or (generic and _ANCILLARY.search(head)))
+        heading = _CHANGES_LEASE_HEADING.search(
+            flat.text, max(0, match.start() - _HEADING_BACK), match.start()
+        )
+        if generic and heading is not None:
+            title = " ".join(heading.group(0).split())
         out.append(
             Agreement(
                 start,
@@ -254,9 +290,14 @@ def _label_start(value: str, colon: int) -> int:
     if not words:
         return colon
     i = len(words) - 1
-    while i >= 2 and words[i - 1].group().lower() in _CONNECTORS:
+    # Not across a comma: in "Jane Roe and us, the owner/agent:" the label is "owner/agent".
+    while (
+        i >= 2
+        and words[i - 1].group().lower() in _CONNECTORS
+        and not re.search(r"[,;]", value[words[i - 2].end() : words[i].start()])
+    ):
         i -= 2
-    if i >= 1:
+    if i >= 1 and words[i].group().lower().rstrip(".") not in _LABELS_ALONE:
         previous = words[i - 1].group()
         gap = value[words[i - 1].end() : words[i].start()]
         closes_name = _SUFFIX_WORD.fullmatch(previous.rstrip(".")) or previous.endswith(".")
@@ -266,6 +307,11 @@ def _label_start(value: str, colon: int) -> int:
 
 
 _CONNECTORS = frozenset({"of", "and", "for", "the", "to", "in", "&"})
+# Words that are a label on their own: "Jane Roe Resident:" is the name, then the label.
+_LABELS_ALONE = frozenset(
+    "landlord tenant lessor lessee resident residents owner occupant occupants guarantor "
+    "sublandlord subtenant sublessor sublessee".split()
+)
 _SUFFIX_WORD = re.compile(
     r"(?i)inc|llc|l\.l\.c|lp|l\.p|llp|ltd|corp|corporation|company|co|plc|trust|n\.a"
 )

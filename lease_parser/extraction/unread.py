@@ -20,40 +20,81 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.flat import FlatText
 from lease_parser.parsing.base import PageSource
 
-# The words a lease uses for each field, wherever it states it.
+# The words a lease uses for each field, wherever it states it: space-separated terms, a
+# term of several words joined by "_", a trailing "*" for any word with that beginning.
 _WORDS: dict[str, str] = {
-    "landlord": r"landlord|lessor|owner|sub-?landlord|sub-?lessor|licensor",
-    "tenant": r"tenant|lessee|resident|sub-?tenant|sub-?lessee|licensee",
-    "premises_address": r"premises|property|located\s+at|address|unit|suite|apartment",
-    "rentable_sqft": r"square\s+f(?:ee|oo)t|sq\.?\s*f|rsf|square\s+met|sq\.?\s*m\b|m2",
-    "lease_date": r"dated|made|day\s+of|effective\s+date|date\s+of\s+(?:this\s+)?agreement",
-    "commencement_date": r"commence\w*|start\s+date|beginning\s+on",
-    "expiration_date": r"expir\w*|ending\s+on|end\s+date",
-    "term_months": r"\bterm\b",
-    "base_rent_monthly": r"\brent\b",
-    "base_rent_annual": r"\brent\b",
-    "rent_schedule": r"rent\s+schedule|lease\s+years?|months?\s+\d",
-    "escalation": r"increase\w*|escalat\w*|consumer\s+price|\bcpi\b|indexation",
-    "cam_monthly": r"common\s+area|\bcam\b|operating\s+expenses|service\s+charge",
-    "tenant_share_percent": r"pro\s*-?\s*rata|proportionate|\bshare\b",
-    "security_deposit": r"deposit",
-    "renewal_option_count": r"renew\w*|extend|extension",
-    "renewal_term_months": r"renew\w*|extend|extension",
-    "renewal_notice": r"renew\w*|extension",
-    "termination_notice": r"break|terminat\w*|cancel\w*",
-    "termination_option_date": r"break|terminat\w*|cancel\w*",
-    "currency": r"currency|dollars?|pounds?|euros?|[$£€]",
-    "amended_lease_date": r"amend\w*",
-    "premises_added_sqft": r"expansion|additional\s+premises|must[-\s]take",
+    "landlord": "landlord* lessor* owner* sublandlord* sub_landlord* sublessor* licensor*",
+    "tenant": "tenant* lessee* resident* subtenant* sub_tenant* sublessee* licensee*",
+    "premises_address": "premises property located_at address unit suite apartment",
+    "rentable_sqft": "square_feet square_foot sq_ft sq_feet rsf square_metres square_meters m2",
+    "lease_date": "dated made day_of effective_date date_of_this date_of_agreement",
+    "commencement_date": "commence* start_date beginning_on",
+    "expiration_date": "expir* ending_on end_date",
+    "term_months": "term",
+    "base_rent_monthly": "rent rental",
+    "base_rent_annual": "rent rental",
+    "rent_schedule": "rent_schedule lease_year lease_years",
+    "escalation": "increase* escalat* consumer_price cpi indexation",
+    "cam_monthly": "common_area cam operating_expenses service_charge*",
+    "tenant_share_percent": "pro_rata prorata proportionate share",
+    "security_deposit": "deposit*",
+    "renewal_option_count": "renew* extend* extension*",
+    "renewal_term_months": "renew* extend* extension*",
+    "renewal_notice": "renew* extension*",
+    "termination_notice": "break terminat* cancel*",
+    "termination_option_date": "break terminat* cancel*",
+    "currency": "currency dollar* pound* euro* $ £ €",
+    "amended_lease_date": "amend*",
+    "premises_added_sqft": "expansion additional_premises must_take",
 }
-_PATTERNS = {name: re.compile(rf"(?i){words}") for name, words in _WORDS.items()}
+_TOKEN = re.compile(r"[a-z0-9]+|[$£€]")
+
+
+@dataclass(frozen=True)
+class _Words:
+    """How often each word and each pair of words occurs in a span: counted once per
+    document, then every field's terms are looked up (a regex a field over a long lease
+    cost more than the rest of extraction)."""
+
+    words: Counter[str]
+    pairs: Counter[tuple[str, ...]]
+    sorted_words: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        tokens = _TOKEN.findall(text.lower())
+        words = Counter(tokens)
+        pairs: Counter[tuple[str, ...]] = Counter(pairwise(tokens))
+        pairs.update(zip(tokens, tokens[1:], tokens[2:], strict=False))
+        return cls(words, pairs, sorted(words))
+
+    def count(self, term: str) -> int:
+        parts = tuple(term.split("_"))
+        if len(parts) > 1:
+            return self.pairs[parts]
+        if not term.endswith("*"):
+            return self.words[term]
+        stem = term[:-1]
+        first = bisect_left(self.sorted_words, stem)
+        total = 0
+        for word in self.sorted_words[first:]:
+            if not word.startswith(stem):
+                break
+            total += self.words[word]
+        return total
+
+
 # Mentions beyond this many say nothing more.
 MENTIONS_CAP = 20
 _SIBLINGS: dict[str, tuple[str, ...]] = {
@@ -107,8 +148,8 @@ def _document_features(flat: FlatText, span: tuple[int, int]) -> dict[str, float
 
 
 def _mentions(flat: FlatText, span: tuple[int, int], name: str) -> dict[str, float]:
-    pattern = _PATTERNS.get(name)
-    count = sum(1 for _ in pattern.finditer(flat.text, *span)) if pattern else 0
+    words = flat.shared(f"words of {span}", lambda: _Words.of(flat.text[span[0] : span[1]]))
+    count = sum(words.count(term) for term in _WORDS.get(name, "").split())
     # A first mention says more than a twentieth: log scale.
     scaled = math.log1p(min(count, MENTIONS_CAP)) / math.log1p(MENTIONS_CAP)
     return {"mentioned": 1.0 if count else 0.0, "mentions": round(scaled, 4)}

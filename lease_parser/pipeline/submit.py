@@ -9,6 +9,7 @@ before anything is written (``check_broker_capacity`` also tells a full one).
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -16,13 +17,14 @@ from typing import Any
 
 from celery import Celery
 
+from lease_parser.deadletter import get_dead_letter, record_dead_letter, remove_dead_letter
 from lease_parser.hashes import full_hash
 from lease_parser.pipeline.idempotency import clear_hash_lock
 from lease_parser.pipeline.publish import check_broker_capacity, publish
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.storage import hash_object
-from lease_parser.store import FINAL_STATES, DocumentState
+from lease_parser.store import FINAL_STATES, HASH_MISMATCH, JOINED, DocumentState
 from lease_parser.translate import translated
 
 DUPLICATE = "duplicate"
@@ -54,18 +56,26 @@ def _publish_extraction(app: Celery, doc_key: str, doc_hash: str, submission_id:
 
 
 def submit_document(
-    app: Celery, doc_key: str, doc_hash: str | None = None, actor: str | None = None
+    app: Celery,
+    doc_key: str,
+    doc_hash: str | None = None,
+    actor: str | None = None,
+    join_pending: bool = True,
 ) -> SubmitReceipt:
     """Record the submission in the store, then publish it to ``lease_extraction``.
 
     ``actor`` (an API caller's token name) is recorded with a ``submitted`` audit event.
     Content that is already a final document is not queued again: the receipt says it is
-    a duplicate and gives that document's state. Raises ``BrokerFullError`` when the
-    broker is past its high-water mark (checked first, so nothing is registered) or
-    refuses the publish, ``BrokerUnavailable`` when it cannot be reached, and
-    ``InvalidHash`` for a ``doc_hash`` that is not 64 hex digits. The store row comes
-    before the publish so a document is never in a queue without a record; if the
-    publish fails the record is withdrawn and the error raised.
+    a duplicate and gives that document's state. Nor is content already pending, with
+    ``join_pending=False`` (the API: one task for racing uploads of the same bytes).
+    A document that died as ``hash_mismatch`` is the exception: its hash was only
+    claimed, the bytes under its key were other content, so it stands for nothing, and
+    this submission reopens it under ``doc_key`` (``resubmitted``). Raises
+    ``BrokerFullError`` when the broker is past its high-water mark (checked first, so
+    nothing is registered) or refuses the publish, ``BrokerUnavailable`` when it cannot
+    be reached, and ``InvalidHash`` for a ``doc_hash`` that is not 64 hex digits. The
+    store row comes before the publish so a document is never in a queue without a
+    record; if the publish fails the record is withdrawn (or put back) and the error raised.
     """
     runtime = runtime_for(app.lease_settings)
     doc_hash = full_hash(doc_hash) if doc_hash is not None else None
@@ -73,7 +83,12 @@ def submit_document(
     if doc_hash is None:
         doc_hash = hash_object(runtime.objects, doc_key)
     task_id = str(uuid.uuid4())
-    state = runtime.store.register_submission(task_id, doc_key, doc_hash, actor)
+    reopened = _reopen_mismatch(app, runtime, doc_key, doc_hash, task_id, actor)
+    if reopened is not None:
+        return reopened
+    state = runtime.store.register_submission(task_id, doc_key, doc_hash, actor, join_pending)
+    if state == JOINED:
+        return SubmitReceipt(doc_key, doc_hash, task_id, DUPLICATE, DocumentState.PENDING)
     if state in FINAL_STATES:
         runtime.store.mark_duplicate(task_id)
         return SubmitReceipt(doc_key, doc_hash, task_id, DUPLICATE, state)
@@ -81,6 +96,41 @@ def submit_document(
         lambda: _publish_extraction(app, doc_key, doc_hash, task_id),
         lambda: runtime.store.withdraw_submission(task_id),
     )
+    return SubmitReceipt(doc_key, doc_hash, task_id, DocumentState.PENDING)
+
+
+def _reopen_mismatch(
+    app: Celery, runtime: Runtime, doc_key: str, doc_hash: str, task_id: str, actor: str | None
+) -> SubmitReceipt | None:
+    """Reopen a ``hash_mismatch`` document for this submission of its content (one
+    conditional UPDATE: None when the document is anything else). Its stale dead letter
+    goes once the message is out: the document is back in the pipeline, not in triage."""
+    reopened = runtime.store.requeue(
+        doc_hash,
+        task_id,
+        actor or "submit",
+        (DocumentState.DEAD,),
+        HASH_MISMATCH,
+        doc_key=doc_key,
+        event="resubmitted",
+    )
+    if reopened is None:
+        return None
+    letter = get_dead_letter(runtime.redis, doc_hash)
+
+    def send() -> None:
+        # The letter goes before the publish: a new failure of this submission records
+        # its own letter, which must not be the one removed.
+        remove_dead_letter(runtime.redis, doc_hash)
+        _publish_extraction(app, doc_key, doc_hash, task_id)
+
+    def undo() -> None:
+        runtime.store.undo_requeue(reopened)
+        if letter is not None:
+            with contextlib.suppress(Exception):  # Redis down: the store says dead anyway
+                record_dead_letter(runtime.redis, letter)
+
+    _publish_or_undo(send, undo)
     return SubmitReceipt(doc_key, doc_hash, task_id, DocumentState.PENDING)
 
 

@@ -3,7 +3,13 @@
 Submission is idempotent on content: a document whose hash the store already knows is
 never submitted again; the answer is its record with ``"duplicate": true`` and its real
 state (so content already committed never reads "pending"). A first submission answers
-``202`` with ``"state": "pending"``; poll ``GET /v1/documents/{hash}``.
+``202`` with ``"state": "pending"``; poll ``GET /v1/documents/{hash}`` (a unique prefix of
+8+ hex digits will do, as on the command line).
+
+A hash is a fact only once the bytes have been read: a submission by key that claims a
+hash is checked against the object before anything is recorded (409 ``hash_mismatch``
+otherwise), so no caller can make a record for content they do not have. Submitting
+needs a token with the ``ingest`` scope (auth.py); reading, any token.
 """
 
 from __future__ import annotations
@@ -15,32 +21,52 @@ import hashlib
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
-from lease_parser.errors import DocumentTooLarge, EmptyDocument
+from lease_parser.errors import HashMismatch
+from lease_parser.hashes import resolve_prefix
 from lease_parser.parsing.base import SourceFormat
 from lease_parser.parsing.detect import detect_format
 from lease_parser.pipeline.submit import submit_document
 from lease_parser.records import api_document, content_hash, find_document
-from lease_parser.storage import fetch, hash_object
-from lease_parser.store import DocumentRow, DocumentState, as_utc
-from lease_parser.web.auth import ApiCaller, api_caller
+from lease_parser.settings import Scope
+from lease_parser.storage import fetch
+from lease_parser.store import DocumentRow, DocumentState, as_utc, stands_for_content
+from lease_parser.web.auth import ApiCaller, api_caller, requires
 from lease_parser.web.context import WebContext, context
-from lease_parser.web.errors import ApiError
+from lease_parser.web.errors import ApiError, ErrorBody
+from lease_parser.web.intake import (
+    MAX_KEY_BYTES,
+    MAX_SEGMENT_BYTES,
+    check_format,
+    check_key,
+    read_object,
+)
+from lease_parser.web.uploads import read_upload
 from lease_parser.webhooks import check_callback_url, subscribe
 
 router = APIRouter(prefix="/v1", tags=["documents"], dependencies=[Depends(api_caller)])
 
 MAX_PAGE = 500
+# A cursor holds a time and a row id: a database integer.
+MAX_ROW_ID = 2**63 - 1
 
 
 class SubmitRequest(BaseModel):
-    key: str = Field(min_length=1, max_length=1024, description="object key in LEASE_OBJECT_STORE")
+    key: str = Field(
+        min_length=1,
+        max_length=MAX_KEY_BYTES,
+        description=f"object key in LEASE_OBJECT_STORE (at most {MAX_KEY_BYTES} bytes, "
+        f"{MAX_SEGMENT_BYTES} between slashes)",
+    )
     hash: str | None = Field(
         default=None,
-        description="SHA-256 of the content (hex); computed from the object if omitted",
+        max_length=128,
+        description="SHA-256 of the content (hex); checked against the object (409 when it "
+        "differs), computed from it if omitted",
     )
     callback_url: str | None = Field(
         default=None,
@@ -57,11 +83,6 @@ class Submitted(BaseModel):
     reason: str | None = None
     duplicate: bool = Field(description="true when this content was submitted before")
     task_id: str | None = Field(default=None, description="set for a new submission")
-
-
-class ErrorBody(BaseModel):
-    code: str = Field(description="stable, machine-readable")
-    message: str
 
 
 class DocumentRecord(BaseModel):
@@ -96,7 +117,7 @@ class DocumentPage(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 413, 415, 422, 503)
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 }
 
 
@@ -115,11 +136,23 @@ def _location(doc_hash: str) -> dict[str, str]:
     return {"Location": f"/v1/documents/{doc_hash}"}
 
 
+def _known(ctx: WebContext, doc_hash: str) -> DocumentRow | None:
+    """The record that stands for this content (a claimed-hash mismatch does not)."""
+    row = ctx.store.document(doc_hash)
+    return row if row is not None and stands_for_content(row) else None
+
+
 def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONResponse:
-    known = ctx.store.document(doc_hash)
+    known = _known(ctx, doc_hash)
     if known is not None:
         return _submitted(known)
-    receipt = submit_document(ctx.celery, key, doc_hash, actor=actor)
+    # join_pending=False: of two racing submissions of the same new bytes one is queued,
+    # the other answers duplicate (one task id, one "submitted" event).
+    receipt = submit_document(ctx.celery, key, doc_hash, actor=actor, join_pending=False)
+    if not receipt.queued:
+        row = ctx.store.document(doc_hash)
+        assert row is not None
+        return _submitted(row)
     body = Submitted(
         doc_hash=receipt.doc_hash,
         doc_key=receipt.doc_key,
@@ -135,19 +168,26 @@ def _submit(ctx: WebContext, key: str, doc_hash: str, actor: str) -> JSONRespons
     status_code=202,
     response_model=Submitted,
     responses={200: {"model": Submitted, "description": "already submitted"}, **ERRORS},
-    summary="Submit an object already in the object store",
+    summary="Submit an object already in the object store (ingest scope)",
 )
+@requires(Scope.INGEST)
 def submit_key(body: SubmitRequest, request: Request, caller: ApiCaller) -> JSONResponse:
     ctx = context(request)
     if body.callback_url:
         check_callback_url(ctx.settings, body.callback_url)  # before anything is recorded
-    size = ctx.objects.size(body.key)  # 404 for a missing key, before anything is recorded
-    if size > ctx.settings.max_document_bytes:
-        raise DocumentTooLarge(
-            f"{size} bytes, limit {ctx.settings.max_document_bytes}", key=body.key
+    key = check_key(body.key)
+    claimed = content_hash(body.hash) if body.hash is not None else None
+    doc_hash, head = read_object(ctx, key)
+    if claimed is not None and claimed != doc_hash:
+        # Recorded under the claim, this would be a dead record for content the caller
+        # never showed us, and the real bytes would be refused later as a duplicate.
+        raise HashMismatch(
+            "the object under this key is not the content that hash names; nothing was "
+            "recorded (submit the key without a hash, or upload the bytes)",
+            key=key,
         )
-    doc_hash = content_hash(body.hash) if body.hash else hash_object(ctx.objects, body.key)
-    answer = _submit(ctx, body.key, doc_hash, caller)
+    check_format(head)
+    answer = _submit(ctx, key, doc_hash, caller)
     _subscribe(ctx, request, doc_hash, body.callback_url, caller)
     return answer
 
@@ -171,43 +211,76 @@ def upload_key(doc_hash: str, filename: str | None) -> str:
     return f"uploads/{doc_hash}/{name}" if name else f"uploads/{doc_hash}"
 
 
+UPLOAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "the lease: PDF, DOCX, PNG, JPEG or TIFF",
+                        }
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+UPLOAD_PATH = "/v1/documents/upload"
+
+
 @router.post(
-    "/documents/upload",
+    UPLOAD_PATH.removeprefix("/v1"),
     status_code=202,
     response_model=Submitted,
     responses={200: {"model": Submitted, "description": "already submitted"}, **ERRORS},
-    summary="Store the bytes under their content hash and submit them",
+    summary="Store the bytes under their content hash and submit them (ingest scope)",
+    openapi_extra=UPLOAD_BODY,
 )
-def submit_upload(
-    request: Request,
-    caller: ApiCaller,
-    file: Annotated[UploadFile, File(description="the lease: PDF, DOCX, PNG, JPEG or TIFF")],
-) -> JSONResponse:
+@requires(Scope.INGEST)
+async def submit_upload(request: Request, caller: ApiCaller) -> JSONResponse:
     ctx = context(request)
-    data = file.file.read(ctx.settings.max_document_bytes + 1)
-    if len(data) > ctx.settings.max_document_bytes:
-        raise DocumentTooLarge(f"over {ctx.settings.max_document_bytes} bytes")
-    if not data:
-        raise EmptyDocument("the upload is empty (zero bytes)")
+    upload = await read_upload(request, ctx.settings.max_document_bytes)
+    return await run_in_threadpool(
+        _store_and_submit, ctx, request, upload.filename, upload.data, caller
+    )
+
+
+def _store_and_submit(
+    ctx: WebContext, request: Request, filename: str | None, data: bytes, caller: str
+) -> JSONResponse:
+    check_format(data)  # 422 empty for zero bytes, 415 for what no parser reads
     doc_hash = hashlib.sha256(data).hexdigest()
-    known = ctx.store.document(doc_hash)
+    known = _known(ctx, doc_hash)
     if known is not None:
         return _submitted(known)
-    key = upload_key(doc_hash, file.filename)
+    key = upload_key(doc_hash, filename)
     ctx.objects.put(key, data)
     answer = _submit(ctx, key, doc_hash, caller)
     _subscribe(ctx, request, doc_hash, None, caller)
     return answer
 
 
+def find_by_prefix(ctx: WebContext, text: str) -> DocumentRow:
+    """The document a full hash or a unique prefix (8+ hex digits) names."""
+    return find_document(ctx.store, resolve_prefix(text, ctx.store.hashes_starting_with))
+
+
 @router.get(
     "/documents/{doc_hash}",
     response_model=DocumentRecord,
     responses=ERRORS,
-    summary="A document's state, reason and abstraction",
+    summary="A document's state, reason and abstraction (by hash or unique 8+ digit prefix)",
 )
 def get_document(doc_hash: str, request: Request) -> dict[str, Any]:
-    return api_document(find_document(context(request).store, doc_hash))
+    return api_document(find_by_prefix(context(request), doc_hash))
 
 
 def _cursor(row: DocumentRow) -> str:
@@ -221,8 +294,11 @@ def _after(cursor: str | None) -> tuple[dt.datetime, int] | None:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         when, row_id = raw.rsplit("|", 1)
-        return as_utc(dt.datetime.fromisoformat(when)), int(row_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+        after = as_utc(dt.datetime.fromisoformat(when)), int(row_id)
+        if not 0 <= after[1] <= MAX_ROW_ID:
+            raise ValueError(row_id)
+        return after
+    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise ApiError(422, "invalid_cursor", "cursor is not one this API gave out") from None
 
 
@@ -231,9 +307,11 @@ def _since(text: str | None) -> dt.datetime | None:
         return None
     try:
         return as_utc(dt.datetime.fromisoformat(text))
-    except ValueError:
+    except (ValueError, OverflowError):  # 9999-12-31T23:59:59-05:00 is past year 9999 in UTC
         raise ApiError(
-            422, "invalid_request", f"since={text!r} is not an ISO date or datetime"
+            422,
+            "invalid_request",
+            f"since={text[:40]!r} is not an ISO date or datetime between years 1 and 9999 UTC",
         ) from None
 
 
@@ -246,9 +324,13 @@ def _since(text: str | None) -> dt.datetime | None:
 def list_documents(
     request: Request,
     state: Annotated[list[DocumentState] | None, Query(description="repeatable")] = None,
-    since: Annotated[str | None, Query(description="ISO date or datetime (UTC)")] = None,
+    since: Annotated[
+        str | None, Query(max_length=64, description="ISO date or datetime (UTC)")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
-    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    cursor: Annotated[
+        str | None, Query(max_length=512, description="next_cursor of the previous page")
+    ] = None,
 ) -> dict[str, Any]:
     """A document that changes state later appears again, at its new place: polling with
     the last cursor (or ``since``) is a feed of changes."""
@@ -321,7 +403,7 @@ def source_response(ctx: WebContext, row: DocumentRow) -> Response:
 )
 def get_source(doc_hash: str, request: Request) -> Response:
     ctx = context(request)
-    return source_response(ctx, find_document(ctx.store, doc_hash))
+    return source_response(ctx, find_by_prefix(ctx, doc_hash))
 
 
-__all__ = ["router", "source_response", "upload_key"]
+__all__ = ["find_by_prefix", "router", "source_response", "upload_key"]

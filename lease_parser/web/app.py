@@ -7,6 +7,7 @@ are mapped once (errors.py): JSON with a stable ``code`` under ``/v1``, a page e
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -16,13 +17,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.middleware.sessions import SessionMiddleware
 
 from lease_parser import __version__
 from lease_parser.errors import ConfigurationError, LeaseParserError
-from lease_parser.settings import Settings
-from lease_parser.web import api, workspace
-from lease_parser.web.auth import CsrfFailed, LoginRequired
+from lease_parser.settings import ApiToken, Settings
+from lease_parser.web import admin, api, health, workspace
+from lease_parser.web.auth import ApiAuth, CsrfFailed, LoginRequired, SignInRefused
 from lease_parser.web.context import WebContext
 from lease_parser.web.errors import (
     error_body,
@@ -33,15 +33,23 @@ from lease_parser.web.errors import (
     validation_response,
     wants_json,
 )
-from lease_parser.web.middleware import ENVELOPE_BYTES, BodyLimit, SecurityHeaders
+from lease_parser.web.middleware import (
+    ENVELOPE_BYTES,
+    BodyLimit,
+    SecurityHeaders,
+    redact_access_log,
+)
+from lease_parser.web.sessions import ServerSessions
 
-SESSION_HOURS = 12  # a working day and some: then sign in again
 SESSION_KEY_FILE = "web-session.key"
+OPENAPI_URL = "/v1/openapi.json"
+log = logging.getLogger("lease_parser.web")
 
 
 def session_secret(settings: Settings) -> str:
     """``LEASE_WEB_SESSION_SECRET``, or a random key kept under the data directory (0600)
-    so sessions survive a restart of a single server."""
+    so forms keep their CSRF tokens across a restart of a single server (replicas must
+    share one: set the variable)."""
     configured = settings.web_session_secret.get_secret_value()
     if configured:
         return configured
@@ -55,37 +63,62 @@ def session_secret(settings: Settings) -> str:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    if not settings.api_token_names():
+    tokens = settings.api_token_table()
+    if not tokens:
         raise ConfigurationError(
-            "lease-parser serve needs LEASE_API_TOKENS=name:token[,name2:token2]: the API's "
-            "callers and the reviewers sign in with these tokens (the name is recorded in "
-            "the audit trail)"
+            "lease-parser serve needs LEASE_API_TOKENS=name:token:scopes[,...] (scopes "
+            "ingest, review, admin joined by +): the API's callers and the reviewers sign "
+            "in with these tokens (the name is recorded in the audit trail)"
         )
+    _warn_legacy_tokens(tokens)
     app = FastAPI(
         title="lease_parser",
         version=__version__,
         description="Submit leases, follow them, read their abstractions. Authenticate with "
-        "Authorization: Bearer <token> (LEASE_API_TOKENS).",
-        openapi_url="/v1/openapi.json",
+        "Authorization: Bearer <token> (LEASE_API_TOKENS); submitting needs the ingest "
+        "scope, dead letters and sessions the admin scope, reading any token. Every error "
+        'is {"code", "message"} with a stable code.',
+        openapi_url=OPENAPI_URL,
         docs_url=None,
         redoc_url=None,
     )
-    app.state.context = WebContext(settings)
+    ctx = WebContext(settings, csrf_key=session_secret(settings))
+    app.state.context = ctx
+    app.include_router(health.router)
     app.include_router(api.router)
+    app.include_router(admin.router)
     app.include_router(workspace.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     _add_error_handlers(app, settings)
+    # Outermost last: headers on every answer; authentication before anything reads a
+    # body; the size limit; then the workspace's session.
     app.add_middleware(
-        SessionMiddleware,
-        secret_key=session_secret(settings),
-        session_cookie="lease_session",
-        max_age=SESSION_HOURS * 3600,
-        same_site="strict",
-        https_only=settings.web_cookie_secure,
+        ServerSessions, store=lambda: ctx.sessions, https_only=settings.web_cookie_secure
     )
-    app.add_middleware(BodyLimit, limit=settings.max_document_bytes + ENVELOPE_BYTES)
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_document_bytes + ENVELOPE_BYTES,
+        upload_paths=(api.UPLOAD_PATH,),
+    )
+    app.add_middleware(
+        ApiAuth, ctx=ctx, routes=[*api.router.routes, *admin.router.routes], public=(OPENAPI_URL,)
+    )
     app.add_middleware(SecurityHeaders)
+    redact_access_log()
     return app
+
+
+def _warn_legacy_tokens(tokens: dict[str, ApiToken]) -> None:
+    legacy = sorted(entry.name for entry in tokens.values() if entry.legacy)
+    if legacy:
+        log.warning(
+            "LEASE_API_TOKENS: %s %s no scopes (name:token, deprecated) and may ingest and "
+            "review as before; write name:token:scopes with scopes ingest, review, admin "
+            "joined by + (e.g. %s:TOKEN:ingest)",
+            ", ".join(legacy),
+            "has" if len(legacy) == 1 else "have",
+            legacy[0],
+        )
 
 
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
@@ -113,6 +146,23 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(LoginRequired)
     def login_required(request: Request, exc: LoginRequired) -> Response:
         return RedirectResponse(exc.location, status_code=303)
+
+    @app.exception_handler(SignInRefused)
+    def sign_in_refused(request: Request, exc: SignInRefused) -> Response:
+        request.session["flash"] = {"kind": "error", "text": exc.message}
+        page = workspace.login_page(request)
+        page.status_code = exc.status
+        if exc.retry_after is not None:
+            page.headers["Retry-After"] = str(exc.retry_after)
+        return page
+
+    @app.exception_handler(Exception)
+    def unexpected(request: Request, exc: Exception) -> Response:
+        # Never a plain-text 500: the API's clients parse JSON. (The traceback is logged.)
+        message = "an unexpected error; it is logged on the server"
+        if wants_json(request):
+            return json_error(500, "internal_error", message)
+        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}.</p>", 500)
 
     @app.exception_handler(CsrfFailed)
     def csrf_failed(request: Request, exc: CsrfFailed) -> Response:

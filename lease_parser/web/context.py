@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING
 
 from fastapi import Request
 
+import redis
 from lease_parser.parsing import Document
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.review import ReviewQueue
-from lease_parser.settings import Settings
+from lease_parser.settings import ApiToken, Scope, Settings
 from lease_parser.storage import ObjectStore, derived_key, fetch
 from lease_parser.store import Store
 from lease_parser.viewer import ImageView, TextView, open_view
+from lease_parser.web.sessions import SessionStore
+from lease_parser.web.throttle import FailureThrottle
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -49,9 +52,35 @@ class WebContext:
     _documents: OrderedDict[str, OpenDocument] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    # The key CSRF tokens are derived with (app.py: LEASE_WEB_SESSION_SECRET or a kept file).
+    csrf_key: str = ""
+
     @cached_property
-    def tokens(self) -> dict[str, str]:
-        return self.settings.api_token_names()
+    def tokens(self) -> dict[str, ApiToken]:
+        return self.settings.api_token_table()
+
+    @cached_property
+    def redis(self) -> redis.Redis:
+        """Redis for sessions, the sign-in throttle and readiness: short timeouts, so an
+        outage answers 503 in seconds instead of holding every page for the workers' 30 s."""
+        return redis.Redis.from_url(
+            self.settings.broker_url,
+            socket_timeout=3,
+            socket_connect_timeout=2,
+            health_check_interval=25,
+        )
+
+    @cached_property
+    def sessions(self) -> SessionStore:
+        return SessionStore(lambda: self.redis)
+
+    @cached_property
+    def throttle(self) -> FailureThrottle:
+        return FailureThrottle(
+            lambda: self.redis,
+            self.settings.auth_max_failures,
+            self.settings.auth_failure_window,
+        )
 
     @property
     def runtime(self) -> Runtime:
@@ -75,19 +104,21 @@ class WebContext:
 
         return create_app(self.settings)
 
-    def caller(self, token: str) -> str | None:
-        """The name a token belongs to; compared in constant time, every token each time."""
+    def caller(self, token: str) -> ApiToken | None:
+        """Whose token this is, and its scopes; compared in constant time, every token
+        each time."""
         found = None
-        for known, name in self.tokens.items():
+        for known, entry in self.tokens.items():
             if hmac.compare_digest(known.encode(), token.encode()):
-                found = name
+                found = entry
         return found
 
     def token_id(self, name: str) -> str | None:
-        """A fingerprint of ``name``'s current token: a session signed in with a token that
-        has since been removed or changed stops working."""
-        for token, owner in self.tokens.items():
-            if owner == name:
+        """A fingerprint of ``name``'s current token, if it may review: a session signed in
+        with a token that has since been removed, changed or lost ``review`` stops working.
+        Kept in the server-side session record only."""
+        for token, entry in self.tokens.items():
+            if entry.name == name and entry.allows(Scope.REVIEW):
                 return hashlib.sha256(token.encode()).hexdigest()[:16]
         return None
 

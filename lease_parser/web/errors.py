@@ -12,10 +12,19 @@ from typing import Any
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from lease_parser import errors
 from lease_parser.review import ItemNotFound, NotClaimed, ReviewRefused
+
+
+class ErrorBody(BaseModel):
+    """The shape of every API error."""
+
+    code: str = Field(description="stable, machine-readable")
+    message: str
+
 
 # (status, code); the most specific class wins (looked up along the MRO).
 HTTP_ERRORS: dict[type[errors.LeaseParserError], tuple[int, str]] = {
@@ -82,6 +91,8 @@ def lease_error_response(exc: errors.LeaseParserError, retry_after: int) -> JSON
     extra: dict[str, Any] = {}
     if isinstance(exc, ReviewRefused) and exc.problems:
         extra["problems"] = [p.model_dump() for p in exc.problems]
+    if isinstance(exc, errors.AmbiguousHash):
+        extra["candidates"] = exc.candidates
     return json_error(status, code, exc.message, headers, **extra)
 
 
@@ -94,6 +105,7 @@ HTTP_CODES = {
     413: "too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "too_many_attempts",
 }
 
 
@@ -122,6 +134,9 @@ class ApiError(HTTPException):
         self.code = code
 
 
+JSON_PATHS = ("/v1", "/healthz", "/readyz")
+
+
 def wants_json(request: Request) -> bool:
-    """API paths answer JSON; the workspace answers pages."""
-    return request.url.path.startswith("/v1")
+    """API paths (and the probes) answer JSON; the workspace answers pages."""
+    return request.url.path.startswith(JSON_PATHS)

@@ -10,14 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 from icalendar import Calendar
 
 from lease_parser.pipeline.submit import submit_document
-from tests.integration.conftest import SAMPLES, Pipeline, run_cli
+from tests.integration.conftest import SAMPLES, Pipeline, RedisServer, make_pipeline, run_cli
 
 LEASE = "harbor_point_office_lease.pdf"  # expires July 31, 2030; 9 months' renewal notice
 AMENDMENT = "harbor_point_first_amendment.pdf"  # extends to July 31, 2035, new rent and space
@@ -38,9 +40,31 @@ def submit(pipeline: Pipeline, name: str) -> str:
     return receipt.doc_hash
 
 
+REVIEWER = ("--reviewer", "alice")
+
+
+def approve_as_read(pipeline: Pipeline, doc_hash: str) -> None:
+    """A reviewer confirms every field the item asks about as read, then approves."""
+    item = cli(pipeline, "review", "show", doc_hash, "--json")
+    asked = sorted({p["field"] for p in item["problems"] if p["field"] != "*"})
+    if asked:
+        cli(pipeline, "review", "confirm", doc_hash, *asked, *REVIEWER)
+    cli(pipeline, "review", "approve", doc_hash, *REVIEWER)
+
+
 def dates(pipeline: Pipeline) -> dict[str, str]:
     events = cli(pipeline, "dates", "--all", "--state", "committed", "--state", "review", "--json")
     return {e["kind"] + (f"#{e['option']}" if e["option"] else ""): e["date"] for e in events}
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, redis_server: RedisServer) -> Iterator[Pipeline]:
+    """The sample amendment states its premises once, which the model fitted on the dev
+    corpus believes at about 0.8: under the default gate the link would wait for a person.
+    What these tests follow is the link and its application, so the gate is set below it."""
+    p = make_pipeline(tmp_path, redis_server, LEASE_CONFIDENCE_GATE="0.75")
+    yield p
+    p.app.close()
 
 
 def test_an_amendment_is_linked_reviewed_and_applied_to_its_lease(
@@ -60,15 +84,14 @@ def test_an_amendment_is_linked_reviewed_and_applied_to_its_lease(
     assert (link["state"], link["lease_hash"], link["method"]) == ("linked", lease, "auto")
     assert dates(pipeline)["expiration"] == "2030-07-31"  # the amendment awaits a person
 
-    env_reviewer = ("--reviewer", "alice")
-    claimed = cli(pipeline, "review", "claim", *env_reviewer, "--json")
+    claimed = cli(pipeline, "review", "claim", *REVIEWER, "--json")
     while claimed["doc_hash"] != amendment:  # the lease may be waiting for review too
-        cli(pipeline, "review", "approve", claimed["doc_hash"], *env_reviewer)
-        claimed = cli(pipeline, "review", "claim", *env_reviewer, "--json")
-    cli(pipeline, "review", "approve", amendment, *env_reviewer)
+        approve_as_read(pipeline, claimed["doc_hash"])
+        claimed = cli(pipeline, "review", "claim", *REVIEWER, "--json")
+    approve_as_read(pipeline, amendment)
     if cli(pipeline, "status", lease, "--json")["state"] == "review":
-        cli(pipeline, "review", "claim", *env_reviewer)
-        cli(pipeline, "review", "approve", lease, *env_reviewer)
+        cli(pipeline, "review", "claim", *REVIEWER)
+        approve_as_read(pipeline, lease)
 
     got = dates(pipeline)
     assert got["expiration"] == "2035-07-31"

@@ -27,6 +27,20 @@ TOKENS = {
     "bob": "bob-token-0123456789abcdefghij",
     "carol": "carol-token-0123456789abcdefgh",
     "dave": "dave-token-0123456789abcdefghi",
+    "ops": "ops-token-0123456789abcdefghij",
+    "legacy": "legacy-token-0123456789abcdef",
+    "root": "root-token-0123456789abcdefghi",
+}
+# Each token's scopes in LEASE_API_TOKENS; None: the deprecated two-part name:token.
+SCOPES: dict[str, str | None] = {
+    "ingest": "ingest",
+    "alice": "review",
+    "bob": "review",
+    "carol": "review",
+    "dave": "review",
+    "ops": "admin",
+    "legacy": None,
+    "root": "ingest+review+admin",
 }
 MAX_DOCUMENT_BYTES = 2_000_000  # small, so the size limit is cheap to exceed
 UPLOADED = (
@@ -85,7 +99,10 @@ class WebStack:
 def web_env(pipeline: Pipeline, **extra: str) -> dict[str, str]:
     return {
         **pipeline.env,
-        "LEASE_API_TOKENS": ",".join(f"{name}:{token}" for name, token in TOKENS.items()),
+        "LEASE_API_TOKENS": ",".join(
+            f"{name}:{token}" + (f":{SCOPES[name]}" if SCOPES[name] else "")
+            for name, token in TOKENS.items()
+        ),
         **extra,
     }
 

@@ -202,3 +202,96 @@ def test_a_date_line_atop_a_short_lease() -> None:
     text = "RESIDENTIAL LEASE\nDate: January 5, 2021\nLandlord: Ann Lee\nTenant: Bo Park" + FILLER
     assert lease_date(text) == "2021-01-05"
     assert lease_date("LEASE Estimated Delivery Date: January 5, 2021" + FILLER) is None
+
+
+# ---------------------------------------------------------------- recall (issue 19): the
+# forms leases in general date themselves in, and the dates that only look like it.
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        (
+            "THIS AGREEMENT is entered into as of the 1st of June, 2022 by the following "
+            'parties: Pine Hollow Properties, LLC, hereinafter referred to as "Landlord," and '
+            'Quartz Brewing, Inc hereinafter referred to as "Tenant."',
+            "2022-06-01",
+        ),
+        (
+            "The lease (herein after referred to as the Lease) is made this 9/24/23 day, by and "
+            "between 18 W Elm, Ltd referred to as the Landlord) and Dana Whitfield.",
+            "2023-09-24",
+        ),
+        (
+            "Lease Contract Drawn Up and Signed on 3 May 2004 Between Ko-Mar Ltd. Of Rehov "
+            'Hagefen 9, Haifa (Hereinafter: "The Leaser") On the one hand;',
+            "2004-05-03",
+        ),
+        (
+            "BASIC LEASE INFORMATION\nLEASE REFERENCE DATE: May 25, 2006\nLANDLORD: Pine "
+            "Hollow Properties, LLC\nTENANT: Quartz Brewing, Inc.",
+            "2006-05-25",
+        ),
+        (
+            "RESIDENTIAL LEASE\nDate of Agreement: March 4, 2021\nLandlord/Owner: Oak Terrace "
+            "Rentals LLC\nTenant(s): Alex Moreno",
+            "2021-03-04",
+        ),
+        (
+            "LEASE CONTRACT DESCRIPTION\nLease Contract Date: April 13, 2023\nOwner's name: "
+            "Maple Court Apartments",
+            "2023-04-13",
+        ),
+        (
+            "PRESCRIBED CLAUSES LR1. Date of lease 7 February 2007 LR2. Title number "
+            "LR2.1 Landlord's title number NGL123456",
+            "2007-02-07",
+        ),
+        (  # a particulars table read without its cell borders
+            "PARTICULARS Date 12 May 2021 Landlord Heron Quay Investments Limited Tenant "
+            "Kestrel Analytics Limited Property Unit 3, Heron Quay",
+            "2021-05-12",
+        ),
+        (
+            "BASIC LEASE INFORMATION Lease Date 5 June 2020 Landlord Jane Roe LLC Tenant Bob "
+            "Lee Inc.",
+            "2020-06-05",
+        ),
+        (
+            "This Tenancy Agreement is made on 12 August 2021 between Heron Quay Investments "
+            'Limited ("the Landlord") and Priya Natarajan ("the Tenant").',
+            "2021-08-12",
+        ),
+    ],
+)
+def test_the_forms_a_lease_dates_itself_in(text: str, iso: str) -> None:
+    assert lease_date(text + FILLER) == iso
+
+
+def test_a_date_in_the_particulars_must_be_the_agreements() -> None:
+    text = (
+        "PARTICULARS Term Commencement Date 1 July 2021 Rent Commencement Date 1 October "
+        "2021 Landlord Heron Quay Investments Limited"
+    )
+    assert lease_date(text + FILLER) is None
+
+
+def test_an_esignature_timestamp_and_a_print_date_are_not_the_lease_date() -> None:
+    text = (
+        "APARTMENT LEASE\nResident(s): Taylor Quinn\nOwner/Agent: Riverside Commons"
+        + FILLER
+        + " Printed: 06/02/2023 Rev. 5/2022 Document ID 368488933 Apartment Lease Form 4 "
+        "04/13/23 04:33:44 PM CDT Taylor Quinn signed Date: 04/13/23 04:35:20 PM CDT"
+    )
+    assert lease_date(text) is None
+
+
+def test_the_lease_an_amendment_names_between_them_is_no_candidate() -> None:
+    text = (
+        "THIS AMENDMENT is made as of June 7, 2023 by CEDAR RESEARCH CORPORATION, an Arizona "
+        'corporation ("Landlord"), and SOLAR DYNAMICS, INC., a Delaware corporation ("Tenant"),'
+        ' to the Lease Agreement between them dated March 15, 2021 (the "Lease").'
+    )
+    found = read(text + FILLER)
+    assert found.value == "2023-06-07"
+    assert "2021-03-15" not in [a.value for a in found.alternatives]

@@ -3,6 +3,8 @@ amendments filed after their lease in one file (extraction/appended.py). Synthet
 
 from __future__ import annotations
 
+import pytest
+
 from lease_parser.extraction import extract_fields
 from lease_parser.extraction.appended import appended_amendments
 from tests.unit.extraction.lease_text import document
@@ -36,6 +38,46 @@ def test_a_label_names_the_lease_in_a_letter_amendment() -> None:
     )
     read = extract_fields(document(text + FILLER))
     assert read["amended_lease_date"].value == "2016-08-12"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "to the Lease Agreement between them dated March 15, 2021",
+        "to that certain Lease by and between Orchard Row Holdings LLC, a Delaware limited "
+        "liability company, and Tidewater Robotics, Inc., dated March 15, 2021",
+        "to that certain Lease Agreement made and entered into as of March 15, 2021",
+        "to the Lease, dated as of the 15th day of March, 2021",
+    ],
+)
+def test_the_forms_an_amendment_names_its_lease_in(reference: str) -> None:
+    text = (
+        "THIS FIRST AMENDMENT TO LEASE is made as of June 7, 2023 by Orchard Row Holdings LLC, "
+        'an Arizona corporation ("Landlord"), and Tidewater Robotics, Inc., a Delaware '
+        f'corporation ("Tenant"), {reference} (the "Lease"). 1. Term Extension. The Expiration '
+        "Date is extended to July 31, 2028."
+    )
+    read = extract_fields(document(text + FILLER))
+    assert read["amended_lease_date"].value == "2021-03-15"
+    assert read["lease_date"].value == "2023-06-07"
+    assert read["landlord"].value == "Orchard Row Holdings LLC"
+    assert read["tenant"].value == "Tidewater Robotics, Inc."
+
+
+def test_an_amendments_signature_columns_do_not_swap_its_parties() -> None:
+    text = (
+        "THIS FIRST AMENDMENT TO LEASE is made as of June 7, 2023 between the Landlord and the "
+        "Tenant named below, to the Lease dated March 15, 2021." + FILLER + " 7. Ratify. All "
+        "terms of the Lease remain in effect. LANDLORD: TENANT: ORCHARD ROW HOLDINGS, an "
+        "Arizona non-profit corporation TIDEWATER ROBOTICS, INC., a Delaware corporation By: "
+        "/s/ M. Jay By: /s/ G. Quinn Name: M. Jay Name: G. Quinn"
+    )
+    read = extract_fields(document(text))
+    for role in ("landlord", "tenant"):
+        if role in read:
+            assert "TENANT" not in (read[role].value or "")
+            assert "LANDLORD" not in (read[role].value or "")
+    assert "ORCHARD" not in (read["tenant"].value or "") if "tenant" in read else True
 
 
 def test_a_lease_has_no_amended_lease() -> None:

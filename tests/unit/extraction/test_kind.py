@@ -87,6 +87,39 @@ def test_amendment_titles(title: str) -> None:
     assert classify_document(document(text + FILLER)) is DocumentKind.AMENDMENT
 
 
+@pytest.mark.parametrize(
+    "opening",
+    [
+        'THIS LEASE TERMINATION AGREEMENT (this "Agreement") is entered into as of the 18th '
+        "day of May, 2023 by and between",
+        "THIS TERMINATION OF LEASE is made as of June 1, 2012, by and between",
+        "THIS AGREEMENT TO TERMINATE LEASE is made as of June 1, 2012, by and between",
+        "THIS DEED OF SURRENDER is dated 1 June 2012 and is made between",
+        "THIS SURRENDER OF LEASE is made as of June 1, 2012, by and between",
+        "THIS EARLY TERMINATION AGREEMENT is made as of June 1, 2012, by and between",
+        "LEASE TERMINATION AGREEMENT THIS AGREEMENT is made as of June 1, 2012, by and between",
+        "SURRENDER OF LEASE THIS AGREEMENT is made as of June 1, 2012, by and between",
+    ],
+)
+def test_a_document_that_ends_a_lease_is_never_a_lease(opening: str) -> None:
+    """A termination or a surrender changes another lease: never committed as a lease."""
+    text = (
+        f'{opening} Alder Realty LLC ("Landlord") and Birch Goods Inc. ("Tenant"). Landlord '
+        'and Tenant are parties to that certain Lease dated October 12, 1995 (the "Lease"). '
+        "The Lease shall terminate on the Termination Date. "
+    )
+    assert classify_document(document(text + FILLER)) is DocumentKind.AMENDMENT
+
+
+def test_a_lease_with_a_termination_option_is_a_lease() -> None:
+    text = (
+        "LEASE AGREEMENT\nARTICLE 30 EARLY TERMINATION OPTION\nTHIS LEASE is made as of June 1, "
+        '2012, by and between Alder Realty LLC ("Landlord") and Birch Goods Inc. ("Tenant"). '
+        "Tenant may terminate this Lease on the Termination Date. "
+    )
+    assert classify_document(document(text + FILLER)) is DocumentKind.LEASE
+
+
 RENT_INVOICE = (
     "INVOICE\nInvoice No. 2025-0517   Invoice Date: May 1, 2025   Due Date: May 10, 2025\n"
     "Bill To: Bluefin Analytics, Inc. (Tenant)\nPremises: 1200 Harbor Point Blvd, Suite 400\n"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
-from lease_parser.extraction.names import same_party
+from lease_parser.extraction.names import legal_name, same_party
 from lease_parser.extraction.parties import extract_parties
 from tests.unit.extraction.lease_text import by_name, document
 
@@ -398,3 +400,300 @@ def test_a_lowercase_the_is_an_article_not_a_doubt() -> None:
     assert found["tenant"].value == "District of Columbia"
     assert Doubt.CAVEAT not in found["tenant"].doubts
     assert not any("'The'" in note for note in found["tenant"].notes)
+
+
+# ---------------------------------------------------------------- recall: how leases in
+# general state their parties (issue 19). Synthetic texts, one per form of statement.
+
+
+@pytest.mark.parametrize(
+    ("text", "landlord", "tenant"),
+    [
+        (  # English lease: numbered parties, registered offices, unquoted roles
+            "THIS LEASE is made on 4 March 2019 BETWEEN:- (1) ALDER ESTATES LIMITED (Company "
+            "Registration No. 0123456) whose registered office is at 1 High Street, London EC1A "
+            "1AA (the Landlord); and (2) BRAMBLE SOFTWARE LIMITED (Company Registration No. "
+            "0654321) whose registered office is at 2 Low Road, Leeds LS1 1AA (the Tenant).",
+            "ALDER ESTATES LIMITED",
+            "BRAMBLE SOFTWARE LIMITED",
+        ),
+        (  # "of the one part ... of the other part"
+            "THIS LEASE is made the 4th day of March 2019 BETWEEN Alder Estates Limited of 1 "
+            'High Street, London ("the Landlord") of the one part and Bramble Software Limited '
+            'of 2 Low Road, Leeds ("the Tenant") of the other part.',
+            "Alder Estates Limited",
+            "Bramble Software Limited",
+        ),
+        (  # translated lease: "Between ... On the one hand; And Between ... On the other hand"
+            "Lease Contract Drawn Up and Signed on 3 May 2004 Between Ko-Mar Ltd. Of Rehov "
+            'Hagefen 9, Haifa (Hereinafter: "The Leaser") On the one hand; And Between Delta '
+            'Optics (Israel) Ltd (Reg No. 51-123456-7) Of Rehov Herzl 2, Lod (Hereinafter: "The '
+            'Lessee") On the other hand;',
+            "Ko-Mar Ltd.",
+            "Delta Optics (Israel) Ltd",
+        ),
+        (  # "(hereinafter: 'the Lessor')" and "by the following parties:"
+            "THIS AGREEMENT is entered into as of the 1st of June, 2022 by the following "
+            "parties: Pine Hollow Properties, LLC, whose mailing address is PO Box 12, Aspen, "
+            'Colorado 81611, hereinafter referred to as "Landlord," and Quartz Brewing, Inc d/b/a'
+            " Quartz Taproom whose mailing address is 55 Oak Ave, Madison, WI 53703 hereinafter"
+            ' referred to as "Tenant."',
+            "Pine Hollow Properties, LLC",
+            "Quartz Brewing, Inc",
+        ),
+        (  # "made ... by X (Landlord), and Y (Tenant)": no "between"
+            "THIS AMENDMENT is made as of June 7, 2023 by CEDAR RESEARCH CORPORATION, an "
+            'Arizona corporation ("Landlord"), and SOLAR DYNAMICS, INC., a Delaware corporation'
+            ' ("Tenant"), to the Lease Agreement between them dated March 15, 2021.',
+            "CEDAR RESEARCH CORPORATION",
+            "SOLAR DYNAMICS, INC.",
+        ),
+        (  # residential, made by a landlord company with an individual
+            "The lease (herein after referred to as the Lease) is made this 9/24/23 day, by and "
+            "between 18 W Elm, Ltd referred to as the Landlord) and Dana Whitfield (herein after"
+            " referred to jointly and severally as the Tenant).",
+            "18 W Elm, Ltd",
+            "Dana Whitfield",
+        ),
+    ],
+)
+def test_preambles_of_english_translated_and_residential_leases(
+    text: str, landlord: str, tenant: str
+) -> None:
+    found = parties(text + FILLER)
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
+
+
+@pytest.mark.parametrize(
+    ("text", "landlord", "tenant"),
+    [
+        (  # property-management software: "resident: X and us, the owner/agent: Y"
+            "1.1 PARTIES AND OCCUPANTS This Lease Contract is between you, the undersigned "
+            "resident(s), hereafter to be referred to as resident: Jordan P. Reyes and us, the "
+            "owner/agent: Willow Bend 12, LLC You've agreed to rent the property located at 14 "
+            "Birch Lane Muncie, IN 47303 for use as a private residence only.",
+            "Willow Bend 12, LLC",
+            "Jordan P. Reyes",
+        ),
+        (  # "between X ("Landlord") and Y ("Resident(s)" jointly and severally)"
+            "THIS LEASE AGREEMENT is made and entered into on this 02/05/2022, by and between: "
+            'Aster Homes LLC ("Landlord"), and Morgan Tate("Resident(s)" jointly and '
+            "severally).",
+            "Aster Homes LLC",
+            "Morgan Tate",
+        ),
+        (  # labels on their own lines; several tenants
+            "RESIDENTIAL LEASE AGREEMENT\nLandlord/Owner: Oak Terrace Rentals LLC\n"
+            "Tenant(s): Alex Moreno, Jamie Moreno\nProperty: 9 Pine St, Dayton, OH 45402\n"
+            "This Lease is between the Landlord/Owner and the Tenant(s) named above.",
+            "Oak Terrace Rentals LLC",
+            "Alex Moreno and Jamie Moreno",
+        ),
+        (
+            "LEASE AGREEMENT Landlord(s): Jane Roe   Tenant(s): Bob Lee; Ann Lee   Property "
+            "Address: 1 Main St",
+            "Jane Roe",
+            "Bob Lee and Ann Lee",
+        ),
+        (
+            "This Lease is made between Jane Roe, as Landlord, and Bob Lee and Ann Lee, as "
+            "Tenants.",
+            "Jane Roe",
+            "Bob Lee and Ann Lee",
+        ),
+        (
+            "APARTMENT LEASE\nOwner/Agent: Riverside Commons Apartments\n"
+            "Resident(s): Taylor Quinn\nUnit: 204\n"
+            "The Owner/Agent leases the unit to the Resident(s) on the terms below.",
+            "Riverside Commons Apartments",
+            "Taylor Quinn",
+        ),
+    ],
+)
+def test_residential_leases_made_with_property_management_software(
+    text: str, landlord: str, tenant: str
+) -> None:
+    found = parties(text + FILLER)
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
+
+
+@pytest.mark.parametrize(
+    ("text", "landlord", "tenant"),
+    [
+        (  # English particulars: "The Landlord: X" / "The Tenant: Y"
+            "PARTICULARS\nDate: 12 May 2021\nThe Landlord: Heron Quay Investments Limited "
+            "(company number 0987654) of 5 Dock Street, London E1 8AA\nThe Tenant: Kestrel "
+            "Analytics Limited (company number 0123987) of 7 Mill Lane, Bristol BS1 4AA\n"
+            "The Property: Unit 3, Heron Quay, London",
+            "Heron Quay Investments Limited",
+            "Kestrel Analytics Limited",
+        ),
+        (  # Land Registry prescribed clauses: "LR3. Parties to this Lease Landlord X Tenant Y"
+            "LR1. Date of lease 1 December 2014 LR2. Title number(s) AB12345 LR3. Parties to "
+            "this Lease Landlord NORTHGATE HOLDINGS (UK) LIMITED (registered in England number "
+            "00123456) whose registered office is at 1 Bath Road, Slough SL1 3UH Tenant "
+            "EASTGATE LABS LIMITED (registered in England number 07123456) whose registered "
+            "office is at 2 Bath Road, Slough SL1 3UH Other Parties None LR4. Property: The "
+            "land at Mill Lane, Hull",
+            "NORTHGATE HOLDINGS (UK) LIMITED",
+            "EASTGATE LABS LIMITED",
+        ),
+        (  # a tenancy's particulars table: the role in brackets on its own line
+            "Assured Shorthold Tenancy Agreement dated 03/07/2023\n(Landlord)\nBirchwood "
+            "Propco 4 Limited\n14 Grenville Street, St Helier, Jersey, JE4 8PX\n"
+            '"The Landlord"\n(Tenant)\nPriya Natarajan\nof 12 Palm Road, Dubai\n'
+            "Residence Room 12, Elm Court, 3 First Way, London HA9 0PE",
+            "Birchwood Propco 4 Limited",
+            "Priya Natarajan",
+        ),
+    ],
+)
+def test_particulars_name_the_parties(text: str, landlord: str, tenant: str) -> None:
+    found = parties(text + FILLER)
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
+
+
+def test_a_quoted_role_heading_over_a_signature_block_names_the_party() -> None:
+    text = (
+        "THIS AMENDMENT is entered into as of May 1, 2022 by and between the parties to the "
+        "Lease." + FILLER + ' IN WITNESS WHEREOF the parties have signed. "LANDLORD" 500 '
+        "HARBOR INVESTORS LLC, a Delaware limited liability company By: /s/ J. Doe Name: J. "
+        'Doe "TENANT" NIMBUS BIO, LLC, a Delaware limited liability company By: /s/ R. Roe'
+    )
+    found = parties(text)
+    assert found["landlord"].value == "500 HARBOR INVESTORS LLC"
+    assert found["tenant"].value == "NIMBUS BIO, LLC"
+    assert found["landlord"].notes == ["stated by: signature"]
+
+
+@pytest.mark.parametrize(
+    "signatures",
+    [
+        # Two columns read row by row: the labels side by side, then the names.
+        "LANDLORD: TENANT: CEDAR RESEARCH CORPORATION, an Arizona non-profit corporation "
+        "SOLAR DYNAMICS, INC., a Delaware corporation By: /s/ M. Jay By: /s/ G. Quinn",
+        "TENANT: LANDLORD: SOLAR DYNAMICS, INC. CEDAR RESEARCH CORPORATION By: /s/ G. Quinn",
+        "Tenant: ________ LANDLORD: CEDAR RESEARCH CORPORATION By: /s/ M. Jay",
+        "LANDLORD: TENANT: CEDAR RESEARCH CORPORATION SOLAR DYNAMICS, INC. By: /s/ M. Jay",
+    ],
+)
+def test_a_name_never_carries_a_role_word_or_a_second_party(signatures: str) -> None:
+    text = (
+        "THIS AMENDMENT is made as of June 7, 2023 between the Landlord and the Tenant named "
+        "below." + FILLER + " " + signatures
+    )
+    found = parties(text)
+    for field in found.values():
+        value = field.value or ""
+        assert not re.search(r"(?i)\b(?:landlord|tenant)\b", value), value
+        assert not ("CEDAR" in value and "SOLAR" in value), value
+        candidates = [a.value for a in field.alternatives]
+        assert not any(re.search(r"(?i)\b(?:landlord|tenant)\s*:", c) for c in candidates)
+    if "tenant" in found:
+        assert "CEDAR" not in (found["tenant"].value or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Harbor Point LLC c/o Summit Management, 10 Main St", "Harbor Point LLC"),
+        ("Harbor Point LLC, care of Summit Management", "Harbor Point LLC"),
+        ("Greenbush 64, LLC You've agreed to rent the property", "Greenbush 64, LLC"),
+        ("Jordan P. Reyes and us, the owner/agent", "Jordan P. Reyes"),
+        ("Ko-Mar Ltd. Of Rehov Hagefen 9, Haifa", "Ko-Mar Ltd."),
+        ("Kestrel Analytics Limited of 7 Mill Lane, Bristol", "Kestrel Analytics Limited"),
+        ("Harbor Point LLC Nimbus Robotics, Inc.", "Harbor Point LLC"),
+        ("Jane Roe P.O. Box 512, Aspen, CO", "Jane Roe"),
+        ("ALDER LIMITED incorporated and registered in England and Wales", "ALDER LIMITED"),
+        ("Jane Roe Address: 1 Main St Phone: 555-0100", "Jane Roe"),
+        ("Jane Roe Tel: 555-0100", "Jane Roe"),
+        ("Jane Roe 1234 Elm Street, Dayton", "Jane Roe"),
+        ("Harbor Point LLC, 100 Main Street, Suite 4", "Harbor Point LLC"),
+    ],
+)
+def test_a_legal_name_ends_before_an_agent_an_address_or_the_next_party(
+    text: str, name: str
+) -> None:
+    assert legal_name(text) == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["LANDLORD: Harbor Point LLC", "TENANT: Harbor Point LLC Nimbus Inc.", "Tenant: Jane Roe"],
+)
+def test_a_role_label_is_never_part_of_a_name(text: str) -> None:
+    assert legal_name(text) is None
+
+
+def test_tenants_in_common_is_no_role() -> None:
+    text = (
+        "LEASE AGREEMENT BETWEEN ASH PROPERTIES, L.L.C., a New Jersey limited liability "
+        "company and BIRCH ROAD, L.L.C., a New Jersey limited liability company as Tenants in "
+        "Common, AS LANDLORD -AND- CEDAR PHARMA, INC., a Delaware corporation AS TENANT " + FILLER
+    )
+    found = parties(text)
+    candidates = [found["tenant"].value] + [a.value for a in found["tenant"].alternatives]
+    assert found["tenant"].value == "CEDAR PHARMA, INC."
+    assert "ASH PROPERTIES, L.L.C." not in candidates
+    assert "in Common" not in [a.value for a in found["landlord"].alternatives]
+
+
+def test_the_demise_tells_which_defined_party_is_the_landlord() -> None:
+    """A preamble naming the parties by short defined names, no roles: the clause granting
+    the lease says who lets to whom."""
+    text = (
+        'This GROUND LEASE (this "Ground Lease"), dated as of July 17, 2007, is made by and '
+        'between ORCHARD LEASING CORPORATION ("OLC"), a Delaware corporation, and TIDEWATER '
+        'SYSTEMS, INC. ("TSI"), a Delaware corporation. RECITALS OLC and TSI are parties to '
+        "other agreements." + FILLER + " 1. Demise. In consideration of the rent, TSI does "
+        "hereby LEASE, DEMISE and LET unto OLC for the term hereinafter set forth the Land."
+    )
+    found = parties(text)
+    assert found["landlord"].value == "TIDEWATER SYSTEMS, INC."
+    assert found["tenant"].value == "ORCHARD LEASING CORPORATION"
+
+
+def test_defined_names_without_a_demise_name_no_role() -> None:
+    text = (
+        "This AGREEMENT, dated as of July 17, 2007, is made by and between ORCHARD LEASING "
+        'CORPORATION ("OLC") and TIDEWATER SYSTEMS, INC. ("TSI").' + FILLER
+    )
+    assert parties(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "landlord", "tenant"),
+    [
+        (
+            "RESIDENTIAL LEASE\nName of Landlord: Oak Terrace Rentals LLC\nTenant Name(s): "
+            "Alex Moreno, Jamie Moreno\nPremises: 9 Pine St, Dayton, OH 45402",
+            "Oak Terrace Rentals LLC",
+            "Alex Moreno and Jamie Moreno",
+        ),
+        (
+            "APARTMENT LEASE\nLandlord Name: Riverside Commons Apartments LLC\nResident Name: "
+            "Taylor Quinn\nUnit: 204",
+            "Riverside Commons Apartments LLC",
+            "Taylor Quinn",
+        ),
+        (
+            "LEASE PARTICULARS\nLandlord\nName: Heron Quay Investments Limited\nAddress: 5 Dock "
+            "Street, London\nTenant\nName: Kestrel Analytics Limited\nAddress: 7 Mill Lane",
+            "Heron Quay Investments Limited",
+            "Kestrel Analytics Limited",
+        ),
+        (
+            "THIS UNDERLEASE is made on 4 March 2019 BETWEEN (1) ALDER ESTATES LIMITED (the "
+            '"Landlord") and (2) BRAMBLE SOFTWARE LIMITED (the "Undertenant").',
+            "ALDER ESTATES LIMITED",
+            "BRAMBLE SOFTWARE LIMITED",
+        ),
+    ],
+)
+def test_form_fields_filled_in_name_the_parties(text: str, landlord: str, tenant: str) -> None:
+    found = parties(text + FILLER)
+    assert found["landlord"].value == landlord
+    assert found["tenant"].value == tenant
