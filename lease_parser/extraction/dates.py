@@ -132,18 +132,21 @@ def _numeric(match: re.Match[str], day_first: bool) -> dt.date | None:
     return None
 
 
-_NUMERIC = re.compile(r"(?<![\d/.-])([0-3]?\d)[/-]([0-3]?\d)[/-](?:19|20)?\d\d(?![\d/-])")
+def _day_first(matches: list[re.Match[str]]) -> bool:
+    """Whether more of these dates in figures can only be day first ("28/06/2024") than can
+    only be month first ("06/28/2024")."""
+    day_first = month_first = 0
+    for match in matches:
+        if match.group("m"):
+            first, second = int(match.group("m")), int(match.group("d"))
+            day_first += first > 12 >= second
+            month_first += second > 12 >= first
+    return day_first > month_first
 
 
 def writes_day_first(text: str) -> bool:
-    """Whether more numeric dates in ``text`` can only be day first ("28/06/2024") than
-    can only be month first ("06/28/2024")."""
-    day_first = month_first = 0
-    for match in _NUMERIC.finditer(text):
-        first, second = int(match.group(1)), int(match.group(2))
-        day_first += first > 12 >= second
-        month_first += second > 12 >= first
-    return day_first > month_first
+    """Whether ``text`` writes its dates in figures day first."""
+    return _day_first(list(_DATE_NEAR_DIGITS.finditer(text)))
 
 
 def _to_date(match: re.Match[str], day_first: bool = False) -> dt.date | None:
@@ -167,15 +170,25 @@ def _to_date(match: re.Match[str], day_first: bool = False) -> dt.date | None:
         return None
 
 
+def _mentions(matches: list[re.Match[str]], day_first: bool) -> Iterator[DateMention]:
+    for match in matches:
+        value = _to_date(match, day_first)
+        if value is not None:
+            yield DateMention(value, match.start(), match.end())
+
+
 def find_dates(
     text: str, start: int = 0, end: int | None = None, day_first: bool = False
 ) -> Iterator[DateMention]:
     """Every calendar date in ``text[start:end]``, with its span in ``text``; numeric dates
     day first with ``day_first``."""
-    for match in _DATE_NEAR_DIGITS.finditer(text, start, end):
-        value = _to_date(match, day_first)
-        if value is not None:
-            yield DateMention(value, match.start(), match.end())
+    return _mentions(list(_DATE_NEAR_DIGITS.finditer(text, start, end)), day_first)
+
+
+def _document_dates(text: str) -> list[DateMention]:
+    """Every date of a document, its figures read in the order the document writes them."""
+    matches = list(_DATE_NEAR_DIGITS.finditer(text))
+    return list(_mentions(matches, _day_first(matches)))
 
 
 def dates_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[DateMention]:
@@ -183,7 +196,7 @@ def dates_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[Dat
     in ``[start, end)``."""
     return flat.mentions_in(
         "dates",
-        lambda text: list(find_dates(text, day_first=writes_day_first(text))),
+        _document_dates,
         lambda m: (m.start, m.end),
         start,
         end,

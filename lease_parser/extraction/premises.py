@@ -27,6 +27,7 @@ from lease_parser.extraction.addresses import (
     STATES,
     STREET,
     TAIL,
+    UK_POSTCODE,
     part_key,
     prefix_start,
     prefix_text,
@@ -305,7 +306,7 @@ def _streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
     """Every numbered street in the agreement, and every English street without a number
     that a postcode follows ("Dansom Lane, Hull HU8 7DS")."""
     found = list(STREET.finditer(flat.text, main.start, main.end))
-    for named in NAMED_STREET.finditer(flat.text, main.start, main.end):
+    for named in _named_streets(flat, main):
         tail = TAIL.match(flat.text, named.end())
         if tail is None or not tail.group("postcode"):
             continue
@@ -314,6 +315,20 @@ def _streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
         if not any(s.start() <= named.start() < s.end() for s in found):
             found.append(named)
     return sorted(found, key=lambda m: m.start())
+
+
+_POSTCODE = re.compile(rf"\b{UK_POSTCODE}\b")
+# A named street is at most this far before its postcode ("Dansom Lane, Hull HU8 7DS").
+_NAMED_REACH = 120
+
+
+def _named_streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
+    """Streets without a number, looked for only before an English postcode (cheap to find)."""
+    found: list[re.Match[str]] = []
+    for postcode in _POSTCODE.finditer(flat.text, main.start, main.end):
+        lo = max(main.start, postcode.start() - _NAMED_REACH, found[-1].end() if found else 0)
+        found += NAMED_STREET.finditer(flat.text, lo, postcode.start())
+    return found
 
 
 def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, str, float]]:
