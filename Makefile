@@ -102,5 +102,5 @@ clean: ## remove caches and the embedded data directory of `make run`
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
 	$(PY) scripts/measure_parsing.py --corpus $(CORPUS)
 
-measure-web: install ## page render ms/page (PDF, scan) and API latency p50/p95 (submit, status) against a real server
+measure-web: install ## page render ms/page (PDF, scan), API latency p50/p95 (submit, status), item page and decision round trip p50/p95 (DOCX, PDF, scan) against a real server
 	$(PY) scripts/measure_web.py

@@ -37,6 +37,7 @@ from lease_parser.model import (
     json_value,
 )
 from lease_parser.normalization import consistency_problems, typed_value, value_type
+from lease_parser.schedule_checks import CellProblem, schedule_cell_problems, schedule_problems
 
 # A reviewer-entered value is what the system of record says: certain by definition.
 REVIEWED_CONFIDENCE = 1.0
@@ -113,17 +114,28 @@ def expected_form(name: str) -> str:
 
 
 class InvalidCorrection(ValueError):
-    """A reviewer's value the model refuses: which field, what is wrong, what is expected."""
+    """A reviewer's value the model refuses: which field, what is wrong, what is expected;
+    for a rent schedule, each bad cell (``cells``)."""
 
-    def __init__(self, field: str, value: str, problem: str, expected: str) -> None:
+    def __init__(
+        self,
+        field: str,
+        value: str,
+        problem: str,
+        expected: str,
+        cells: list[CellProblem] | None = None,
+    ) -> None:
         super().__init__(f"{field}: {problem}; expected {expected}")
         self.field = field
         self.value = value
         self.problem = problem
         self.expected = expected
+        self.cells = cells or []
 
-    def to_problem(self) -> FieldProblem:
-        return FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")
+    def to_problems(self) -> list[FieldProblem]:
+        if self.cells:
+            return list(self.cells)
+        return [FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")]
 
 
 def validate_correction(name: str, raw: str, currency: str = "USD") -> Any:
@@ -133,6 +145,12 @@ def validate_correction(name: str, raw: str, currency: str = "USD") -> Any:
         raise InvalidCorrection(
             name, raw, "unknown field", f"one of the fields: {', '.join(FIELD_NAMES)}"
         )
+    if name == "rent_schedule" and raw:
+        cells = schedule_cell_problems(raw)
+        if cells:
+            raise InvalidCorrection(
+                name, raw, "; ".join(c.problem for c in cells), expected_form(name), cells
+            )
     try:
         return _typed_json(name, raw, currency)
     except ValueError as exc:
@@ -183,11 +201,17 @@ def apply_corrections(
         try:
             value = validate_correction(name, raw, currency)
         except InvalidCorrection as exc:
-            problems.append(exc.to_problem())
+            problems += exc.to_problems()
             continue
         record[name] = {"from": new[name]["value"], "to": value}
         new[name].update(value=value, confidence=REVIEWED_CONFIDENCE)
     return new, record, problems
+
+
+def whole_value_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:
+    """Values that cannot all be true together: the pipeline's cross-field checks, and the
+    rent schedule checked as a whole (schedule_checks.py)."""
+    return [*consistency_problems(abstraction), *schedule_problems(abstraction)]
 
 
 def commit_problems(
@@ -201,7 +225,7 @@ def commit_problems(
     all be true, and (for a ``schema_invalid`` item) an invalid value the pipeline dropped
     that nobody has restated: approving as is would commit a lease without it."""
     abstraction, problems = abstraction_from_fields(fields, kind)
-    problems += consistency_problems(abstraction)
+    problems += whole_value_problems(abstraction)
     if reason == Reason.SCHEMA_INVALID:
         problems += [
             FieldProblem(

@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from lease_parser.corrections import REVIEWED_CONFIDENCE, abstraction_from_fields, apply_corrections
+from lease_parser.corrections import (
+    REVIEWED_CONFIDENCE,
+    abstraction_from_fields,
+    apply_corrections,
+    whole_value_problems,
+)
 from lease_parser.model import FIELD_NAMES, FieldProblem
-from lease_parser.normalization import consistency_problems
+from lease_parser.schedule_checks import CellProblem
 
 
 class DecisionKind(StrEnum):
@@ -73,11 +78,18 @@ def draft_fields(
     return draft
 
 
-def confirmation(fields: Mapping[str, Any], name: str) -> tuple[DecisionKind, Any]:
-    """Confirming a field: its value as it is; confirming an empty field says the lease
-    does not state it."""
-    value = stored_value(fields, name)
-    return (DecisionKind.NOT_STATED, None) if value is None else (DecisionKind.CONFIRMED, value)
+def confirmation(
+    fields: Mapping[str, Any], draft: Mapping[str, Any], name: str
+) -> tuple[DecisionKind, Any]:
+    """Confirming a field confirms the value shown: the draft's, so a reviewer's correction
+    stays a correction (the pipeline's value is not brought back); confirming an empty
+    field says the lease does not state it."""
+    value = stored_value(draft, name)
+    if value is None:
+        return DecisionKind.NOT_STATED, None
+    if value == stored_value(fields, name):
+        return DecisionKind.CONFIRMED, value
+    return DecisionKind.CORRECTED, value
 
 
 def corrections_to_decisions(
@@ -98,7 +110,7 @@ def corrections_to_decisions(
     if problems:
         return {}, problems
     before = {p.field for p in _inconsistencies(draft, kind)}
-    problems = [p for p in _inconsistencies(corrected, kind) if p.field not in before]
+    problems = [p for p in _inconsistencies(corrected, kind) if _blocks(p, before, changes)]
     if problems:
         return {}, problems
     decided: dict[str, tuple[DecisionKind, Any]] = {}
@@ -113,9 +125,20 @@ def corrections_to_decisions(
     return decided, []
 
 
+def _blocks(problem: FieldProblem, before: set[str], changes: Mapping[str, str]) -> bool:
+    """Whether an inconsistency refuses this change. One already there does not block
+    correcting another field, but a field being changed must come out consistent (a
+    schedule corrected into another impossible one is refused, whatever the pipeline's
+    was). The schedule is checked when it is what changes: a schedule and the monthly rent
+    it must contain are corrected one after the other, and approve checks both."""
+    if isinstance(problem, CellProblem):
+        return problem.field in changes
+    return problem.field not in before or problem.field in changes
+
+
 def _inconsistencies(fields: Mapping[str, Any], kind: str | None) -> list[FieldProblem]:
     abstraction, _invalid = abstraction_from_fields(fields, kind)
-    return consistency_problems(abstraction)
+    return whole_value_problems(abstraction)
 
 
 def field_sources(fields: Mapping[str, Any], decisions: Iterable[FieldDecision]) -> dict[str, str]:

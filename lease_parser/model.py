@@ -51,6 +51,15 @@ class Provenance(BaseModel):
     text: str
 
 
+class StatedRival(BaseModel):
+    """Another value the lease states for a field, cited where it states it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: str  # the canonical string extraction read
+    provenance: Provenance
+
+
 class Field(BaseModel, Generic[T]):
     """One extracted value. ``value is None`` means the document does not state it.
 
@@ -66,6 +75,8 @@ class Field(BaseModel, Generic[T]):
     confidence: float = PydanticField(default=0.0, ge=0.0, le=1.0)
     provenance: Provenance | None = None
     inputs: list[Provenance] = PydanticField(default_factory=list)
+    # Other values the lease states for it (a ``rival_value`` doubt), each where stated.
+    rivals: list[StatedRival] = PydanticField(default_factory=list)
     # Evidence for and against in words: agreeing statements, checks, conflicts.
     notes: list[str] = PydanticField(default_factory=list)
     doubts: dict[str, str] = PydanticField(default_factory=dict)
@@ -297,6 +308,7 @@ def abstraction_fields_json(abstraction: LeaseAbstraction) -> dict[str, dict[str
             "confidence": round(f.confidence, 4),
             "provenance": f.provenance.model_dump() if f.provenance else None,
             "inputs": [p.model_dump() for p in f.inputs],
+            "rivals": [r.model_dump() for r in f.rivals],
             "doubts": dict(f.doubts),
             "evidence": dict(f.evidence),
         }

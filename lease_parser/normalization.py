@@ -26,10 +26,11 @@ from lease_parser.model import (
     Money,
     NoticeWindow,
     Provenance,
+    StatedRival,
 )
 
 if TYPE_CHECKING:  # a type only: review screens type values without loading the extractors
-    from lease_parser.extraction.base import RawField
+    from lease_parser.extraction.base import Cited, RawField
 
 
 def value_type(name: str, model: type[LeaseAbstraction] | None = None) -> Any:
@@ -98,6 +99,10 @@ def typed_value(
         raise ValueError(f"{name}: {raw!r} is not a valid value ({exc})") from exc
 
 
+def _provenance(cited: Cited) -> Provenance:
+    return Provenance(page=cited.page, start=cited.start, end=cited.end, text=cited.snippet)
+
+
 def _field(raw: RawField, currency: str, model: type[LeaseAbstraction]) -> Field[Any]:
     provenance = (
         Provenance(page=raw.page, start=raw.start, end=raw.end, text=raw.snippet)
@@ -108,9 +113,8 @@ def _field(raw: RawField, currency: str, model: type[LeaseAbstraction]) -> Field
         value=typed_value(raw.name, raw.value, currency, model),
         confidence=max(0.0, min(1.0, raw.confidence)),
         provenance=provenance,
-        inputs=[
-            Provenance(page=c.page, start=c.start, end=c.end, text=c.snippet) for c in raw.inputs
-        ],
+        inputs=[_provenance(c) for c in raw.inputs],
+        rivals=[StatedRival(value=r.value, provenance=_provenance(r.cited)) for r in raw.rivals],
         notes=raw.notes,
         doubts=raw.doubts,
         evidence=raw.evidence,

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from lease_parser.corrections import commit_problems
@@ -66,6 +66,9 @@ from lease_parser.store import (
 MAX_CLAIM_ATTEMPTS = 20
 # The stated reason when a reviewer confirms the pipeline's "not a lease" flag.
 NOT_A_LEASE_REJECTION = "not a lease"
+# What a reviewer may state a document is when approving it: a document that is not a
+# lease is rejected, never committed as one.
+COMMITTABLE_AS = ("lease", "sublease", "amendment", "form")
 
 
 class ReviewRefused(LeaseParserError):
@@ -148,6 +151,16 @@ class ReviewItem:
         return [name for name in named if name in FIELD_NAMES]
 
     @property
+    def document_doubts(self) -> list[str]:
+        """Why the gate sent the document as a whole to a person (a blank form, an
+        amendment, too few core fields, not a lease): approving it needs a statement of
+        what it is."""
+        doubts = [str(p["problem"]) for p in self.problems if p.get("field") not in FIELD_NAMES]
+        if self.reason == Reason.NOT_A_LEASE and not doubts:
+            doubts.append("does not read as a lease")
+        return doubts
+
+    @property
     def unchecked(self) -> list[str]:
         """Doubtful fields with no decision yet: approve waits for these."""
         return [name for name in self.doubtful if name not in self.decisions]
@@ -193,14 +206,30 @@ class ReviewQueue:
 
     # -- reading -------------------------------------------------------------------------
 
-    def items(self, limit: int = 100, reason: str | None = None) -> list[ReviewItem]:
-        """Items in review in queue order (priority, then oldest), claimed or not."""
+    def items(
+        self, limit: int = 100, reason: str | None = None, offset: int = 0
+    ) -> list[ReviewItem]:
+        """Items in review in queue order (priority, then oldest), claimed or not; a page
+        of ``limit`` from ``offset``."""
         now = self.clock()
-        query = select(DocumentRow).where(_IN_REVIEW).order_by(*_QUEUE_ORDER).limit(limit)
+        query = (
+            select(DocumentRow)
+            .where(_IN_REVIEW)
+            .order_by(*_QUEUE_ORDER)
+            .offset(offset)
+            .limit(limit)
+        )
         if reason:
             query = query.where(DocumentRow.reason == reason)
         with self.store.session() as s:
             return [self._item(s, row, now) for row in s.scalars(query)]
+
+    def count(self) -> int:
+        """How many items are in review."""
+        with self.store.session() as s:
+            return int(
+                s.scalar(select(func.count()).select_from(DocumentRow).where(_IN_REVIEW)) or 0
+            )
 
     def item(self, doc_hash: str) -> ReviewItem:
         """Any document by hash, as a review item (it may have left review)."""
@@ -332,13 +361,23 @@ class ReviewQueue:
 
     # -- field decisions -----------------------------------------------------------------
 
-    def confirm(self, doc_hash: str, reviewer: str, names: Sequence[str]) -> ReviewItem:
-        """The pipeline's values of these fields are right (an empty one: not stated)."""
+    def confirm(
+        self,
+        doc_hash: str,
+        reviewer: str,
+        names: Sequence[str],
+        shown: Mapping[str, Any] | None = None,
+    ) -> ReviewItem:
+        """The values of these fields, as they stand, are right (an empty one: not
+        stated). A value a reviewer corrected stays corrected. With ``shown`` (the values
+        a page displayed), a value that changed since is refused, not confirmed unseen."""
         item = self._abstracted(self._decidable(doc_hash, reviewer))
         unknown = [n for n in names if n not in FIELD_NAMES]
         if not names or unknown:
             raise ReviewRefused(_name_fields(unknown), [_unknown(n) for n in unknown])
-        decided = {name: confirmation(item.fields, name) for name in names}
+        draft = item.draft()
+        _refuse_if(_changed_since_shown(draft, shown or {}, names))
+        decided = {name: confirmation(item.fields, draft, name) for name in names}
         return self._record(item, reviewer, decided)
 
     def correct(self, doc_hash: str, reviewer: str, changes: Mapping[str, str]) -> ReviewItem:
@@ -394,23 +433,32 @@ class ReviewQueue:
 
     # -- decisions on the document -------------------------------------------------------
 
-    def approve(self, doc_hash: str, reviewer: str) -> DocumentRow:
+    def approve(self, doc_hash: str, reviewer: str, committed_as: str | None = None) -> DocumentRow:
         """Commit the draft (the pipeline's values with the reviewer's decisions), once
-        every doubtful field has been confirmed or corrected."""
+        every doubtful field has been confirmed or corrected.
+
+        A document the gate sent to a person for what it *is* (a blank form, an amendment,
+        too few core fields, not a lease) is committed only with ``committed_as``, the
+        reviewer's statement of what it is (a ``COMMITTABLE_AS`` kind): it becomes the
+        document's kind and is kept in the commit's audit event."""
         item = self._abstracted(self._decidable(doc_hash, reviewer))
         if not any(f.get("value") is not None for f in item.draft().values()):
             raise ReviewRefused(_no_abstraction(item), doc_hash=doc_hash)
         _refuse_if(_unchecked_problems(item), _unchecked_message(item))
+        kind = _statement(item, committed_as)
         decisions = list(item.decisions.values())
         draft = item.draft()
-        _refuse_if(self._commit_problems(item, draft, frozenset(item.decisions)))
+        _refuse_if(self._commit_problems(item, draft, frozenset(item.decisions), kind))
         record = corrections_record(item.fields, decisions)
         values = {
             **_commit_values(draft, record or None),
             "field_sources": field_sources(item.fields, decisions),
+            "kind": kind or item.kind,
         }
-        detail = {"corrections": record} if record else None
-        return self._decide(item, reviewer, values, "approved", detail)
+        detail: dict[str, Any] = {"corrections": record} if record else {}
+        if kind is not None:
+            detail |= {"committed_as": kind, "sent_for": item.document_doubts}
+        return self._decide(item, reviewer, values, "approved", detail or None)
 
     def reject(self, doc_hash: str, reviewer: str, reason: str = "") -> DocumentRow:
         """Refuse the document (not a lease, illegible, wrong file): dead, with the reason.
@@ -429,10 +477,10 @@ class ReviewQueue:
 
     @staticmethod
     def _commit_problems(
-        item: ReviewItem, fields: Mapping[str, Any], decided: frozenset[str]
+        item: ReviewItem, fields: Mapping[str, Any], decided: frozenset[str], kind: str | None
     ) -> list[FieldProblem]:
         stored = [FieldProblem.model_validate(p) for p in item.problems]
-        return commit_problems(fields, item.kind, item.reason, stored, decided)
+        return commit_problems(fields, kind or item.kind, item.reason, stored, decided)
 
     def _decidable(self, doc_hash: str, reviewer: str) -> ReviewItem:
         item = self.item(doc_hash)
@@ -570,6 +618,43 @@ def _commit_values(fields: dict[str, Any], corrections: dict[str, Any] | None) -
         "fields": fields,
         "corrections": corrections,
     }
+
+
+def _statement(item: ReviewItem, committed_as: str | None) -> str | None:
+    """The kind the reviewer states, refused when it is needed and missing or unknown."""
+    kinds = ", ".join(COMMITTABLE_AS)
+    if committed_as is None:
+        if item.document_doubts:
+            raise ReviewRefused(
+                f"{item.doc_hash[:12]} was sent to a person for what it is "
+                f"({'; '.join(item.document_doubts)}): say what you are committing it as "
+                f"({kinds}), or reject it",
+                [FieldProblem(field="*", problem="say what you are committing it as")],
+                doc_hash=item.doc_hash,
+            )
+        return None
+    if committed_as not in COMMITTABLE_AS:
+        raise ReviewRefused(
+            f"{committed_as!r} is not something to commit: say {kinds}; a document that is "
+            "not a lease is rejected",
+            [FieldProblem(field="*", problem=f"commit it as one of {kinds}")],
+            doc_hash=item.doc_hash,
+        )
+    return committed_as
+
+
+def _changed_since_shown(
+    draft: Mapping[str, Any], shown: Mapping[str, Any], names: Sequence[str]
+) -> list[FieldProblem]:
+    return [
+        FieldProblem(
+            field=name,
+            problem="the value changed since the page was shown (another decision was "
+            "saved): look at it again before confirming",
+        )
+        for name in names
+        if name in shown and shown[name] != draft[name]["value"]
+    ]
 
 
 def _unknown(name: str) -> FieldProblem:

@@ -210,6 +210,9 @@ class Settings(BaseSettings):
     # Kilobytes of resident memory after which a prefork child is replaced.
     worker_max_memory_per_child: int = Field(default=1_500_000, gt=0)
     review_claim_ttl: int = Field(default=1800, gt=0)
+    # The share of auto-committed leases queued for a second look (the QA sample, 0 to 1),
+    # chosen by content hash: the auto-commit's precision measured in production.
+    qa_sample_share: float = Field(default=0.05, ge=0, le=1)
     # Fernet key(s) that encrypt document passwords at rest (credentials/HASH.json):
     # `python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`.
     # Comma-separated to rotate: the first encrypts, every one decrypts. Unset on embedded

@@ -87,6 +87,9 @@ CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
+# A committed lease corrected afterwards, or checked in the QA sample (lease_parser/
+# revisions.py): it stays committed; the event records who changed what.
+AFTER_COMMIT_EVENTS = frozenset({"revised", "qa_checked"})
 # The reason of a document whose bytes did not match its (claimed) hash: errors.Reason.
 HASH_MISMATCH = "hash_mismatch"
 # An operator re-published a pending document's lost message (lease-parser pending --redrive).
@@ -286,7 +289,10 @@ def entered_final_state() -> ColumnElement[bool]:
     """Events that moved a document into a final state (exactly-once means one each)."""
     return and_(
         EventRow.state.in_(FINAL_STATES),
-        or_(EventRow.reason.is_(None), EventRow.reason.not_in(CLAIM_EVENTS | {DISCARDED})),
+        or_(
+            EventRow.reason.is_(None),
+            EventRow.reason.not_in(CLAIM_EVENTS | AFTER_COMMIT_EVENTS | {DISCARDED}),
+        ),
     )
 
 
@@ -801,7 +807,11 @@ class Store:
                 s.scalar(
                     select(func.count())
                     .select_from(EventRow)
-                    .where(EventRow.doc_hash == doc_hash, EventRow.state == DocumentState.COMMITTED)
+                    .where(
+                        EventRow.doc_hash == doc_hash,
+                        EventRow.state == DocumentState.COMMITTED,
+                        or_(EventRow.reason.is_(None), EventRow.reason.not_in(AFTER_COMMIT_EVENTS)),
+                    )
                 )
                 or 0
             )

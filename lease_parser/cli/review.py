@@ -176,6 +176,8 @@ def _next_step(item: ReviewItem) -> str:
             f"to check: {', '.join(item.unchecked)} (review confirm HASH FIELD..., "
             "review correct HASH FIELD=VALUE...), then review approve HASH"
         )
+    if item.document_doubts:
+        return "every doubtful field is checked: review approve HASH --as KIND commits it"
     return "every doubtful field is checked: review approve HASH commits it"
 
 
@@ -229,15 +231,23 @@ def _print_decision(row: DocumentRow, as_json: bool) -> None:
 
 @review.command()
 @click.argument("doc_hash", type=HASH)
+@click.option(
+    "--as",
+    "committed_as",
+    type=click.Choice(["lease", "sublease", "amendment", "form"]),
+    help="What the document is: needed when it was sent to review for what it is "
+    "(a blank form, an amendment, too few core fields, not a lease).",
+)
 @reviewer_option
 @json_option
-def approve(doc_hash: str, reviewer: str, as_json: bool) -> None:
+def approve(doc_hash: str, committed_as: str | None, reviewer: str, as_json: bool) -> None:
     """Commit the item: the pipeline's values with your decisions, each value's source kept.
 
-    Refused (exit 1, naming them) while a doubtful field is neither confirmed nor corrected.
+    Refused (exit 1, naming them) while a doubtful field is neither confirmed nor corrected,
+    and, for a document sent to review for what it is, without --as.
     """
     queue = _queue()
-    row = queue.approve(_resolved(queue, doc_hash), reviewer)
+    row = queue.approve(_resolved(queue, doc_hash), reviewer, committed_as)
     _relink(row)
     _print_decision(row, as_json)
 

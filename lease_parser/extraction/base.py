@@ -49,6 +49,9 @@ class RawField:
     # A value derived from several statements cites each of them (the first is ``page``,
     # ``start``, ``end`` itself).
     inputs: list[Cited] = field(default_factory=list)
+    # The other values the lease states for the field (the first few), each cited where it
+    # is stated: a reviewer is shown them boxed on their pages.
+    rivals: list[Rival] = field(default_factory=list)
     # The other values the lease states for the field, each with the evidence it would have
     # had if chosen: examples of what a wrong candidate looks like, for fitting the model
     # (lease_parser.calibration). Not sent between stages.
@@ -63,7 +66,16 @@ class RawField:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RawField:
         inputs = [Cited(**c) for c in data.get("inputs", [])]
-        return cls(**{**data, "inputs": inputs})
+        rivals = [Rival(r["value"], Cited(**r["cited"])) for r in data.get("rivals", [])]
+        return cls(**{**data, "inputs": inputs, "rivals": rivals})
+
+
+@dataclass(frozen=True)
+class Rival:
+    """Another value the lease states for a field, and where."""
+
+    value: str
+    cited: Cited
 
 
 @dataclass(frozen=True)

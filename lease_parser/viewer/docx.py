@@ -18,6 +18,10 @@ class DocxView:
         self.data = data
         self.limits = limits or ParseLimits()
 
+    def page_texts(self) -> list[str]:
+        """Each page's text as the pipeline read it (citations are offsets into it)."""
+        return [page.text for page in parse_docx(self.data, self.limits).pages]
+
     def text_pages(self, cuts: Iterable[Span] = ()) -> list[list[Segment]]:
         """Each page as segments; a segment never crosses a cut (a citation's start or end),
         so any cited span is a run of whole segments."""

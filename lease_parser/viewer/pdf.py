@@ -66,6 +66,27 @@ class PdfView:
             return jpeg(rotate_upright(image, ocr.ocr_rotation))
         return png(image)
 
+    def page_texts(self) -> list[str]:
+        """Each page's text as the pipeline read it (citations are offsets into it): the
+        OCR'd text of a page it OCR'd, else the normalised text layer."""
+        texts = []
+        with PDFIUM_LOCK, open_pdf(self.data, self.password) as pdf:
+            for index in range(len(pdf)):
+                ocr = self.ocr_pages.get(index + 1)
+                if ocr is not None and ocr.source is PageSource.OCR:
+                    texts.append(ocr.text)
+                    continue
+                page = pdf[index]
+                try:
+                    textpage = page.get_textpage()
+                    try:
+                        texts.append(normalize_text(read_page_text(textpage)[0]))
+                    finally:
+                        textpage.close()
+                finally:
+                    page.close()
+        return texts
+
     def highlights(self, spans: Sequence[Span]) -> list[Highlight]:
         found: dict[Span, Highlight] = {}
         with PDFIUM_LOCK, open_pdf(self.data, self.password) as pdf:

@@ -45,6 +45,11 @@ class ScanView:
             frame = frame.resize((width, round(frame.height * width / frame.width)))
         return jpeg(frame)
 
+    def page_texts(self) -> list[str]:
+        """Each page's OCR'd text (citations are offsets into it); "" for a page not read."""
+        count = len(self._frames())
+        return [self.ocr_pages[n].text if n in self.ocr_pages else "" for n in range(1, count + 1)]
+
     def highlights(self, spans: Sequence[Span]) -> list[Highlight]:
         return [
             word_highlight(self.ocr_pages[s.page], s)

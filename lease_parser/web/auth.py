@@ -224,8 +224,18 @@ def reviewer(request: Request) -> str:
     name = session.get("reviewer")
     if not name or session.get("token_id") != context(request).token_id(str(name)):
         session.pop("reviewer", None)
-        raise LoginRequired(request.url.path)
+        raise LoginRequired(return_to(request))
     return str(name)
+
+
+def return_to(request: Request) -> str:
+    """Where sign-in sends the browser back: the page itself, or for a form sent (POST)
+    the page it was sent from (a GET of the form's address would be 405)."""
+    path = request.url.path
+    if request.method in ("GET", "HEAD"):
+        return path
+    parts = path.split("/")
+    return "/".join(parts[:3]) if len(parts) > 2 and parts[1] == "items" else "/queue"
 
 
 Reviewer = Annotated[str, Depends(reviewer)]

@@ -7,20 +7,24 @@ through ``context(request)``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import Request
 
 import redis
+from lease_parser.errors import LeaseParserError
 from lease_parser.parsing import Document
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.review import ReviewQueue
+from lease_parser.revisions import Revisions
 from lease_parser.settings import ApiToken, Scope, Settings
 from lease_parser.storage import ObjectStore, derived_key, fetch
 from lease_parser.store import Store
@@ -35,21 +39,35 @@ if TYPE_CHECKING:
 # a few reviewers work at once). Bounded by count and bytes.
 CACHED_DOCUMENTS = 8
 CACHED_BYTES = 256 * 1024 * 1024
+# Rendered pages kept in memory (a text page is ~150 KB of PNG at 1200 px, a scan ~300 KB).
+CACHED_IMAGE_BYTES = 128 * 1024 * 1024
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class OpenDocument:
-    """A document's bytes (hash checked), the pipeline's OCR'd pages, and its view."""
+    """A document's bytes (hash checked), the pipeline's OCR'd pages, and its view, with
+    what the item page computes from them (page sizes, citation boxes, a DOCX's text
+    pages): a document's bytes never change (the hash names them), so neither do these."""
 
     data: bytes
     ocr: Document | None
     view: ImageView | TextView
+    derived: dict[Any, Any] = field(default_factory=dict)
+
+    def once(self, key: Any, compute: Callable[[], T]) -> T:
+        """``compute()`` the first time ``key`` is asked for, then what it gave."""
+        if key not in self.derived:
+            self.derived[key] = compute()
+        value: T = self.derived[key]
+        return value
 
 
 @dataclass
 class WebContext:
     settings: Settings
     _documents: OrderedDict[str, OpenDocument] = field(default_factory=OrderedDict)
+    _images: OrderedDict[tuple[str, int, int], bytes] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # The key CSRF tokens are derived with (app.py: LEASE_WEB_SESSION_SECRET or a kept file).
@@ -97,6 +115,10 @@ class WebContext:
     @cached_property
     def queue(self) -> ReviewQueue:
         return ReviewQueue(self.store, self.settings.review_claim_ttl)
+
+    @cached_property
+    def revisions(self) -> Revisions:
+        return Revisions(self.store, self.settings.qa_sample_share)
 
     @cached_property
     def celery(self) -> Celery:
@@ -148,6 +170,33 @@ class WebContext:
             ):
                 self._documents.popitem(last=False)
         return opened
+
+    def page_image(self, doc_hash: str, doc_key: str, number: int, width: int) -> bytes:
+        """A page rendered as an image, cached by content hash: in memory, and in the object
+        store beside the document's other derived files, so a restarted server (or another
+        replica) does not render it again."""
+        cache_key = (doc_hash, number, width)
+        with self._lock:
+            if cache_key in self._images:
+                self._images.move_to_end(cache_key)
+                return self._images[cache_key]
+        key = derived_key(doc_hash, f"pages/{number}-{width}.img")
+        try:
+            image = b"".join(self.objects.iter_chunks(key)) if self.objects.exists(key) else b""
+        except LeaseParserError:
+            image = b""  # the cache is unreadable: render, as if it were not there
+        if not image:
+            view = self.document(doc_hash, doc_key).view
+            assert isinstance(view, ImageView)
+            image = view.render(number, width)
+            # A read-only object store: the memory cache still holds it.
+            with contextlib.suppress(LeaseParserError):
+                self.objects.put(key, image)
+        with self._lock:
+            self._images[cache_key] = image
+            while sum(len(i) for i in self._images.values()) > CACHED_IMAGE_BYTES:
+                self._images.popitem(last=False)
+        return image
 
     def _ocr_document(self, doc_hash: str) -> Document | None:
         key = derived_key(doc_hash, "ocr-document.json")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lease_parser.decisions import FieldDecision
@@ -44,18 +45,19 @@ LABELS = {
     "premises_added_sqft": "Area added (sq ft)",
 }
 NOTICE_HINT = 'JSON, e.g. {"least": {"count": 9, "unit": "months"}, "most": null}'
+DATE_HINT = "a date: 2026-02-28 or 02/28/2026"
 HINTS = {
-    "lease_date": "YYYY-MM-DD",
-    "commencement_date": "YYYY-MM-DD",
-    "expiration_date": "YYYY-MM-DD",
+    "lease_date": DATE_HINT,
+    "commencement_date": DATE_HINT,
+    "expiration_date": DATE_HINT,
     "rentable_sqft": "a number, e.g. 8750",
     "term_months": "whole months, e.g. 60",
     "renewal_option_count": "a whole number",
     "renewal_term_months": "whole months",
     "tenant_share_percent": "a percent, e.g. 12.5",
     "currency": "ISO 4217, e.g. USD",
-    "termination_option_date": "YYYY-MM-DD",
-    "amended_lease_date": "YYYY-MM-DD",
+    "termination_option_date": DATE_HINT,
+    "amended_lease_date": DATE_HINT,
     "premises_added_sqft": "a number, e.g. 2400",
     "renewal_notice": NOTICE_HINT,
     "termination_notice": NOTICE_HINT,
@@ -74,6 +76,7 @@ MONEY = frozenset({"base_rent_monthly", "base_rent_annual", "cam_monthly", "secu
 STEP_COLUMNS = ("start", "end", "monthly", "annual", "per_sqft_annual")
 ESCALATION_KINDS = ("fixed_percent", "fixed_amount", "cpi", "schedule", "none")
 EMPTY_STEP_ROWS = 2  # blank rows under a schedule's steps, to add periods without a script
+CELLS = "#cells"  # in a refusal's errors: the schedule inputs (step-COLUMN-INDEX) at fault
 
 
 @dataclass
@@ -91,11 +94,15 @@ class FieldRow:
     spans: list[list[int]]  # [page, start, end] of each cited span
     errors: list[str] = field(default_factory=list)
     entered: dict[str, Any] | None = None  # what the reviewer typed, shown again on an error
+    bad_cells: frozenset[str] = frozenset()  # schedule inputs a refusal named
+    flagged: list[str] = field(default_factory=list)  # on a finished document: why it was checked
+    currency: str = "USD"  # the lease's, for its money
+    rivals: list[dict[str, Any]] = field(default_factory=list)  # other values it states, where
 
     @property
     def label_hint(self) -> str:
         if self.name in MONEY:
-            return "amount, e.g. 24062.50"
+            return "an amount, like 7048.80 or 7,048.80"
         return HINTS.get(self.name, "")
 
     @property
@@ -118,11 +125,11 @@ class FieldRow:
 
     @property
     def display(self) -> str:
-        return display_value(self.name, self.value)
+        return display_value(self.name, self.value, self.currency)
 
     @property
     def pipeline_display(self) -> str:
-        return display_value(self.name, self.pipeline_value)
+        return display_value(self.name, self.pipeline_value, self.currency)
 
     @property
     def text_input(self) -> str:
@@ -152,7 +159,36 @@ class FieldRow:
         return {"kind": str(value.get("kind") or ""), "rate": "" if rate is None else str(rate)}
 
 
-def display_value(name: str, value: Any) -> str:
+# How money is written in the lease's currency; another code is written after the amount.
+CURRENCY_SYMBOLS = {
+    "USD": "$",
+    "GBP": "£",
+    "EUR": "€",
+    "CAD": "CA$",
+    "AUD": "A$",
+    "NZD": "NZ$",
+    "HKD": "HK$",
+    "SGD": "S$",
+    "JPY": "¥",
+    "INR": "₹",
+}
+
+
+def format_money(amount: Any, currency: str | None = "USD") -> str:
+    """``£88,116.00`` for ``("88116.00", "GBP")``; ``"1,200.00 SEK"`` for a code without a
+    symbol here. Not a number: as it is (the page escapes it)."""
+    if amount is None or amount == "":
+        return ""
+    try:
+        figure = f"{Decimal(str(amount)):,.2f}"
+    except InvalidOperation:
+        return str(amount)
+    code = (currency or "USD").upper()
+    symbol = CURRENCY_SYMBOLS.get(code)
+    return f"{symbol}{figure}" if symbol else f"{figure} {code}"
+
+
+def display_value(name: str, value: Any, currency: str | None = "USD") -> str:
     """A value as a reviewer reads it; the page escapes it (it is lease text)."""
     if value is None:
         return "not stated"
@@ -164,7 +200,7 @@ def display_value(name: str, value: Any) -> str:
     if name in ("renewal_notice", "termination_notice") and isinstance(value, dict):
         return NoticeWindow.model_validate(value).describe()
     if name in MONEY:
-        return f"{value}"
+        return format_money(value, currency)
     return str(value) if not isinstance(value, list | dict) else json.dumps(value)
 
 
@@ -177,10 +213,25 @@ def _problems_of(item: ReviewItem) -> dict[str, list[dict[str, str]]]:
             {
                 "text": str(problem.get("problem", "")),
                 "kind": PROBLEM_KINDS.get(kind, kind.replace("_", " ")),
+                "code": kind,
                 "page": str(problem.get("page") or ""),
             }
         )
+    for problems in out.values():
+        _state_each_fact_once(problems)
     return out
+
+
+def _state_each_fact_once(problems: list[dict[str, str]]) -> None:
+    """A low probability's reason lists the notes behind it ("…: also stated as '250000.00'
+    (rent table)"); a note another problem of the field already states is left out."""
+    stated = {p["text"] for p in problems if p["code"] != "low_probability"}
+    for problem in problems:
+        head, sep, notes = problem["text"].partition(": ")
+        if problem["code"] != "low_probability" or not sep:
+            continue
+        kept = [n for n in notes.split("; ") if n not in stated]
+        problem["text"] = head + (sep + "; ".join(kept) if kept else "")
 
 
 def document_problems(item: ReviewItem) -> list[dict[str, str]]:
@@ -202,6 +253,7 @@ def cited_spans(stored: dict[str, Any]) -> list[Span]:
 def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[FieldRow]:
     problems = _problems_of(item)
     draft = item.draft()
+    currency = str(draft.get("currency", {}).get("value") or "USD")
     rows = []
     for name in FIELD_NAMES:
         stored = item.fields.get(name) or {}
@@ -222,6 +274,7 @@ def field_rows(item: ReviewItem, highlights: dict[Span, Highlight]) -> list[Fiel
                 decision=item.decisions.get(name),
                 highlights=[highlights[s].to_json() for s in spans if s in highlights],
                 spans=[[s.page, s.start, s.end] for s in spans],
+                currency=currency,
             )
         )
     order = [str(p.get("field")) for p in item.problems]

@@ -11,61 +11,60 @@ every doubtful field to be confirmed or corrected.
 from __future__ import annotations
 
 import datetime as dt
-import math
-from pathlib import Path
+import json
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
-from starlette.templating import Jinja2Templates
 
-from lease_parser.errors import LeaseParserError
 from lease_parser.model import FIELD_NAMES
-from lease_parser.records import content_hash
-from lease_parser.review import ItemNotFound, NotClaimed, ReviewItem, ReviewRefused
+from lease_parser.review import (
+    ReviewItem,
+    ReviewRefused,
+)
 from lease_parser.store import utcnow
-from lease_parser.viewer import Highlight, ImageView, Span, TextView
+from lease_parser.viewer import ImageView
+from lease_parser.web import portfolio, revise
 from lease_parser.web.api import source_response
 from lease_parser.web.auth import (
-    CSRF_FIELD,
+    LoginRequired,
     Reviewer,
-    check_csrf,
-    csrf_token,
     safe_next,
     sign_in,
 )
+from lease_parser.web.auth import reviewer as signed_in_reviewer
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
+from lease_parser.web.item_page import (
+    full_hash,
+    item_for,
+    refused_page,
+    render_item,
+    wants_fragment,
+)
 from lease_parser.web.item_view import (
-    ESCALATION_KINDS,
-    STEP_COLUMNS,
-    DocumentPane,
-    all_spans,
-    document_problems,
     field_rows,
     next_focus,
-    text_pane,
 )
+from lease_parser.web.kept import (
+    FIELD_ACTIONS,
+    ITEM_ACTIONS,
+    SESSION_KEY,
+    keep,
+    kept_for,
+)
+from lease_parser.web.pages import flash, form_values, page, see, templates
 
-HERE = Path(__file__).resolve().parent
 PAGE_WIDTH = 1200  # pixels of a rendered page: sharp in a half-screen pane on a 2x display
 
-templates = Jinja2Templates(
-    env=Environment(
-        loader=FileSystemLoader(HERE / "templates"),
-        # Every template is HTML: lease text is escaped everywhere, whatever the file name.
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-)
-
-templates.env.filters["file_name"] = lambda key: str(key).rsplit("/", 1)[-1] or str(key)
+# The error pages of app.py render with the workspace's templates.
+__all__ = ["router", "templates"]
 
 router = APIRouter(include_in_schema=False)
+router.include_router(revise.router)
+router.include_router(portfolio.router)
 
 
 @router.get("/favicon.ico")
@@ -73,54 +72,34 @@ def favicon() -> Response:
     return Response(status_code=204)
 
 
-def _page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
-    values.setdefault("reviewer", request.session.get("reviewer"))
-    values["csrf"] = csrf_token(request)
-    values["csrf_field"] = CSRF_FIELD
-    values["flash"] = request.session.pop("flash", None)
-    return templates.TemplateResponse(request, name, values, status_code=status)
-
-
-def _flash(request: Request, text: str, kind: str = "ok") -> None:
-    request.session["flash"] = {"kind": kind, "text": text}
-
-
-def _see(path: str) -> RedirectResponse:
-    return RedirectResponse(path, status_code=303)
-
-
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form()
-    values = {k: v for k, v in form.items() if isinstance(v, str)}
-    check_csrf(request, values.get(CSRF_FIELD))
-    return values
-
-
 # -- signing in --------------------------------------------------------------------------
 
 
 @router.get("/login")
 def login_page(request: Request, next: str | None = None) -> HTMLResponse:
-    return _page(request, "login.html", next=safe_next(next), reviewer=None)
+    return page(request, "login.html", next=safe_next(next), reviewer=None)
 
 
 @router.post("/login")
 async def login(request: Request) -> Response:
-    form = await _form(request)
+    form = await form_values(request)
+    kept = request.session.get(SESSION_KEY)  # a decision the lapsed session could not send
     name = sign_in(request, form.get("token", ""))
+    if name is not None and kept:
+        request.session[SESSION_KEY] = kept
     if name is None:
-        _flash(
+        flash(
             request, "That token is not valid. Ask for one from whoever runs the service.", "error"
         )
-        return _page(request, "login.html", 401, next=safe_next(form.get("next")), reviewer=None)
-    return _see(safe_next(form.get("next")))
+        return page(request, "login.html", 401, next=safe_next(form.get("next")), reviewer=None)
+    return see(safe_next(form.get("next")))
 
 
 @router.post("/logout")
 async def logout(request: Request) -> Response:
-    await _form(request)
+    await form_values(request)
     request.session.clear()
-    return _see("/login")
+    return see("/login")
 
 
 # -- the queue ---------------------------------------------------------------------------
@@ -128,18 +107,30 @@ async def logout(request: Request) -> Response:
 
 @router.get("/")
 def home() -> Response:
-    return _see("/queue")
+    return see("/queue")
+
+
+QUEUE_PAGE = 100
 
 
 @router.get("/queue")
-def queue_page(request: Request, reviewer: Reviewer) -> HTMLResponse:
+def queue_page(request: Request, reviewer: Reviewer, page_number: int = 1) -> HTMLResponse:
+    """The queue a page at a time: every item is reachable, however long it is."""
     now = utcnow()
-    items = context(request).queue.items(limit=500)
-    return _page(
+    queue = context(request).queue
+    total = queue.count()
+    pages = max(1, -(-total // QUEUE_PAGE))
+    number = min(max(1, page_number), pages)
+    items = queue.items(limit=QUEUE_PAGE, offset=(number - 1) * QUEUE_PAGE)
+    return page(
         request,
         "queue.html",
         items=items,
-        mine=[i for i in items if i.claimed_by == reviewer],
+        total=total,
+        page_number=number,
+        pages=pages,
+        first=(number - 1) * QUEUE_PAGE,
+        mine=[i for i in queue.items(limit=20) if i.claimed_by == reviewer],
         age=lambda item: _age(now - item.since),
     )
 
@@ -154,101 +145,53 @@ def _age(delta: dt.timedelta) -> str:
 
 @router.post("/queue/claim-next")
 async def claim_next(request: Request, reviewer: Reviewer) -> Response:
-    await _form(request)
+    await form_values(request)
     item = await run_in_threadpool(context(request).queue.claim_next, reviewer)
     if item is None:
-        _flash(request, "The review queue is empty.")
-        return _see("/queue")
-    return _see(f"/items/{item.doc_hash}")
+        flash(request, "The review queue is empty.")
+        return see("/queue")
+    return see(f"/items/{item.doc_hash}")
 
 
 # -- one item ----------------------------------------------------------------------------
 
 
-def _item(ctx: WebContext, doc_hash: str) -> ReviewItem:
-    return ctx.queue.item(content_hash(doc_hash))
-
-
-def _pane(ctx: WebContext, item: ReviewItem) -> tuple[DocumentPane, dict[Span, Highlight]]:
-    """The document beside the fields, and where each citation is on it."""
-    if item.reason == "needs_credential":
-        note = "This document is password-protected: it can be shown once it is unlocked."
-        return DocumentPane("none", note=note), {}
-    try:
-        view = ctx.document(item.doc_hash, item.doc_key).view
-    except LeaseParserError as exc:
-        return DocumentPane("none", note=f"The document cannot be shown: {exc.message}"), {}
-    if isinstance(view, TextView):
-        return text_pane(view, item), {}
-    assert isinstance(view, ImageView)
-    spans = all_spans(item)
-    return DocumentPane("images", pages=view.pages()), dict(
-        zip(spans, view.highlights(spans), strict=True)
-    )
-
-
-def _render_item(
-    request: Request,
-    reviewer: str,
-    item: ReviewItem,
-    status: int = 200,
-    errors: dict[str, list[str]] | None = None,
-    entered: dict[str, dict[str, Any]] | None = None,
-    focus: str | None = None,
-) -> HTMLResponse:
-    ctx = context(request)
-    pane, highlights = _pane(ctx, item)
-    rows = field_rows(item, highlights)
-    for row in rows:
-        row.errors = (errors or {}).get(row.name, [])
-        row.entered = (entered or {}).get(row.name)
-    remaining = None
-    if item.claim_expires_at is not None:
-        # Rounded up: the page says "expired" only once the server agrees.
-        remaining = max(0, math.ceil((item.claim_expires_at - utcnow()).total_seconds()))
-    return _page(
-        request,
-        "item.html",
-        status,
-        item=item,
-        rows=rows,
-        pane=pane,
-        mine=item.held_by(reviewer),
-        lapsed_mine=item.lapsed_claim_by == reviewer,
-        seconds_left=remaining,
-        focus=focus if focus in (*FIELD_NAMES, "approve") else next_focus(rows, None),
-        step_columns=STEP_COLUMNS,
-        escalation_kinds=ESCALATION_KINDS,
-        document_errors=(errors or {}).get("*", []),
-        document_problems=document_problems(item),
-    )
-
-
 @router.get("/items/{doc_hash}")
 def item_page(
-    request: Request, doc_hash: str, reviewer: Reviewer, focus: str | None = None
-) -> HTMLResponse:
-    item = _item(context(request), doc_hash)
-    return _render_item(request, reviewer, item, focus=focus)
+    request: Request,
+    doc_hash: str,
+    reviewer: Reviewer,
+    focus: str | None = None,
+    reopen: bool = False,
+) -> Response:
+    full = full_hash(context(request), doc_hash)
+    if full != doc_hash:  # a prefix: the page's own address has the whole hash
+        query = f"?{request.url.query}" if request.url.query else ""
+        return see(f"/items/{full}{query}")
+    item = item_for(context(request), full)
+    kept = kept_for(request, full)
+    return render_item(request, reviewer, item, focus=focus, kept=kept, reopen=reopen)
 
 
 @router.get("/items/{doc_hash}/pages/{number}")
 def page_image(request: Request, doc_hash: str, number: int, reviewer: Reviewer) -> Response:
     ctx = context(request)
-    item = _item(ctx, doc_hash)
-    view = ctx.document(item.doc_hash, item.doc_key).view
-    if not isinstance(view, ImageView) or not 1 <= number <= len(view.pages()):
+    item = item_for(ctx, doc_hash)
+    opened = ctx.document(item.doc_hash, item.doc_key)
+    view = opened.view
+    if not isinstance(view, ImageView) or not 1 <= number <= len(opened.once("pages", view.pages)):
         return Response("no such page", status_code=404, media_type="text/plain")
-    image = view.render(number, PAGE_WIDTH)
+    image = ctx.page_image(item.doc_hash, item.doc_key, number, PAGE_WIDTH)
     media = "image/png" if image.startswith(b"\x89PNG") else "image/jpeg"
-    # Content-addressed (the hash names the bytes): the browser may keep it.
-    return Response(image, media_type=media, headers={"Cache-Control": "private, max-age=86400"})
+    # Content-addressed (the hash names the bytes): the browser keeps it and never asks again.
+    headers = {"Cache-Control": "private, max-age=31536000, immutable"}
+    return Response(image, media_type=media, headers=headers)
 
 
 @router.get("/items/{doc_hash}/source")
 def item_source(request: Request, doc_hash: str, reviewer: Reviewer) -> Response:
     ctx = context(request)
-    item = _item(ctx, doc_hash)
+    item = item_for(ctx, doc_hash)
     row = ctx.store.document(item.doc_hash)
     assert row is not None
     return source_response(ctx, row)
@@ -256,25 +199,44 @@ def item_source(request: Request, doc_hash: str, reviewer: Reviewer) -> Response
 
 async def _act(
     request: Request,
-    reviewer: str,
     doc_hash: str,
     action: str,
     field: str | None = None,
 ) -> Response:
     """One decision: do it, then go where the keyboard goes next; a refusal re-renders the
-    item with the reason (next to the field when it is about one)."""
+    item with the reason (next to the field when it is about one). Sent after the session
+    lapsed, the decision is kept and offered again once the reviewer has signed in."""
     ctx = context(request)
-    form = await _form(request)
-    item = await run_in_threadpool(_item, ctx, doc_hash)
+    try:
+        reviewer = signed_in_reviewer(request)
+    except LoginRequired:
+        return await keep(request, doc_hash, action, field)
+    form = await form_values(request)
+    item = await run_in_threadpool(item_for, ctx, doc_hash)
     entered: dict[str, dict[str, Any]] = {}
     try:
         where = await run_in_threadpool(_do, ctx, item, reviewer, action, field, form, entered)
     except ReviewRefused as exc:
         status, _code = status_and_code(exc)
         return await run_in_threadpool(
-            _refused, request, reviewer, item.doc_hash, exc, status, entered, field
+            refused_page,
+            request,
+            reviewer,
+            item.doc_hash,
+            exc,
+            status,
+            entered,
+            field,
+            fragment=wants_fragment(request),
         )
-    return _see(where)
+    if field is not None and wants_fragment(request):
+        # The script sent it: answer with the item as it is now, not a redirect to it.
+        focus = where.rsplit("focus=", 1)[-1]
+        after = await run_in_threadpool(ctx.queue.item, item.doc_hash)
+        return await run_in_threadpool(
+            render_item, request, reviewer, after, focus=focus, fragment=True
+        )
+    return see(where)
 
 
 def _do(
@@ -294,7 +256,7 @@ def _do(
         queue.release(doc_hash, reviewer)
         return "/queue"
     if action == "approve":
-        queue.approve(doc_hash, reviewer)
+        queue.approve(doc_hash, reviewer, form.get("committed_as") or None)
         return "/queue?done=" + doc_hash
     if action == "reject":
         queue.reject(doc_hash, reviewer, form.get("reason", ""))
@@ -303,7 +265,7 @@ def _do(
     if field not in FIELD_NAMES:
         raise ReviewRefused(f"unknown field {field!r}")
     if action == "confirm":
-        after = queue.confirm(doc_hash, reviewer, [field])
+        after = queue.confirm(doc_hash, reviewer, [field], _shown(field, form))
     elif action == "not-stated":
         after = queue.correct(doc_hash, reviewer, {field: ""})
     else:
@@ -315,48 +277,29 @@ def _do(
     return f"/items/{doc_hash}?focus={next_focus(rows, field)}"
 
 
-def _refused(
-    request: Request,
-    reviewer: str,
-    doc_hash: str,
-    exc: ReviewRefused,
-    status: int,
-    entered: dict[str, dict[str, Any]],
-    field: str | None,
-) -> Response:
-    if isinstance(exc, ItemNotFound):
-        raise exc
-    errors: dict[str, list[str]] = {}
-    for problem in exc.problems:
-        target = problem.field if problem.field in FIELD_NAMES else (field or "*")
-        prefix = "" if target == problem.field else f"{problem.field}: "
-        errors.setdefault(target, []).append(prefix + problem.problem)
-    if field is not None and field in errors:
-        _flash(request, f"Not saved: {errors[field][0]}", "error")
-    else:
-        _flash(request, exc.message, "error")
-    item = context(request).queue.item(doc_hash)
-    focus = field if field in FIELD_NAMES else None
-    if isinstance(exc, NotClaimed):
-        focus = None
-    return _render_item(request, reviewer, item, status, errors, entered, focus)
+def _shown(field: str, form: dict[str, str]) -> dict[str, Any]:
+    """The value the page showed when Confirm was pressed (JSON), if it sent one."""
+    if "shown" not in form:
+        return {}
+    try:
+        return {field: json.loads(form["shown"])}
+    except ValueError:
+        raise ReviewRefused("the page sent a value it did not show: reload it") from None
 
 
 @router.post("/items/{doc_hash}/{action}")
-async def item_action(request: Request, doc_hash: str, action: str, reviewer: Reviewer) -> Response:
-    if action not in ("claim", "release", "approve", "reject"):
+async def item_action(request: Request, doc_hash: str, action: str) -> Response:
+    if action not in ITEM_ACTIONS:
         return Response("unknown action", status_code=404, media_type="text/plain")
-    response = await _act(request, reviewer, doc_hash, action)
+    response = await _act(request, doc_hash, action)
     if isinstance(response, RedirectResponse) and action in ("approve", "reject", "release"):
         done = {"approve": "committed", "reject": "rejected", "release": "released"}[action]
-        _flash(request, f"{doc_hash[:12]} {done}.")
+        flash(request, f"{doc_hash[:12]} {done}.")
     return response
 
 
 @router.post("/items/{doc_hash}/fields/{field}/{action}")
-async def field_action(
-    request: Request, doc_hash: str, field: str, action: str, reviewer: Reviewer
-) -> Response:
-    if action not in ("confirm", "correct", "not-stated"):
+async def field_action(request: Request, doc_hash: str, field: str, action: str) -> Response:
+    if action not in FIELD_ACTIONS or field not in FIELD_NAMES:
         return Response("unknown action", status_code=404, media_type="text/plain")
-    return await _act(request, reviewer, doc_hash, action, field)
+    return await _act(request, doc_hash, action, field)

@@ -49,7 +49,9 @@ def approve_as_read(pipeline: Pipeline, doc_hash: str) -> None:
     asked = sorted({p["field"] for p in item["problems"] if p["field"] != "*"})
     if asked:
         cli(pipeline, "review", "confirm", doc_hash, *asked, *REVIEWER)
-    cli(pipeline, "review", "approve", doc_hash, *REVIEWER)
+    # Sent to a person for what it is (an amendment): say so (review approve --as).
+    what = ["--as", item["kind"]] if any(p["field"] == "*" for p in item["problems"]) else []
+    cli(pipeline, "review", "approve", doc_hash, *what, *REVIEWER)
 
 
 def dates(pipeline: Pipeline) -> dict[str, str]:

@@ -32,7 +32,8 @@ def test_approved_and_corrected_values_are_learned_from(tmp_path: Path) -> None:
     assert second is not None
     assert (first.doc_hash, second.doc_hash) == (approved, corrected)
     queue.approve(approved, "alice")
-    queue.correct(corrected, "bob", {"base_rent_monthly": "25000.00"})  # its doubtful field
+    # Its doubtful field, to another rent of its schedule (a rent no row has is refused).
+    queue.correct(corrected, "bob", {"base_rent_monthly": "24784.38"})
     queue.approve(corrected, "bob")
     store.close()
 

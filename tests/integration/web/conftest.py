@@ -7,18 +7,29 @@ open items the real pipeline made. Started once (package scope): it is the expen
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import os
+import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fpdf import FPDF
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from lease_parser.abstract import abstract_document
 from lease_parser.local import RedisServer, WebServer, WorkerProcess
-from lease_parser.store import FINAL_STATES, DocumentRow
+from lease_parser.model import result_json
+from lease_parser.review import ReviewQueue
+from lease_parser.settings import Settings
+from lease_parser.store import FINAL_STATES, DocumentRow, DocumentState, Outcome
 from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
 
 TOKENS = {
@@ -150,3 +161,132 @@ def wait_until(check: object, timeout: float = 30, what: str = "condition") -> N
             return
         time.sleep(0.1)
     raise AssertionError(f"{what} not within {timeout}s")
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium (Debian's) for every browser test of the package."""
+    assert Path(CHROMIUM).exists(), "apt-get install chromium (.ci/run does)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def signed_in(
+    browser: Browser,
+    base_url: str,
+    who: str,
+    viewport: tuple[int, int] = (1400, 900),
+    timezone: str = "UTC",
+) -> Page:
+    width, height = viewport
+    context = browser.new_context(
+        base_url=base_url, viewport={"width": width, "height": height}, timezone_id=timezone
+    )
+    page = context.new_page()
+    page.goto("/login")
+    sign_in_as(page, who)
+    return page
+
+
+def sign_in_as(page: Page, who: str) -> None:
+    page.fill("input[name=token]", TOKENS[who])
+    with page.expect_navigation():
+        page.click("form[action='/login'] button[type=submit]")
+    expect(page.locator(".who")).to_contain_text(who)
+
+
+@contextmanager
+def decided(page: Page) -> Iterator[None]:
+    """Around a field decision: the page's script sends it in the background and swaps in
+    the answer (no navigation); this waits until it has."""
+    before = int(page.locator("body").get_attribute("data-decisions") or 0)
+    yield
+    expect(page.locator("body")).to_have_attribute("data-decisions", str(before + 1))
+
+
+def claim(page: Page, doc_hash: str) -> None:
+    page.goto(f"/items/{doc_hash}")
+    with page.expect_navigation():
+        page.click("#claim")
+    expect(page.locator(".claim")).to_contain_text("Claimed by you")
+
+
+@cache
+def _extracted(sample: str) -> dict[str, Any]:
+    """The real pipeline's result for a sample, read once per session."""
+    return result_json(abstract_document((SAMPLES / sample).read_bytes(), Settings()))
+
+
+DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
+
+
+def keep_screenshot(path: Path) -> None:
+    """A screenshot the README shows: refreshed only on purpose (UPDATE_DOCS_IMAGES=1)."""
+    assert path.stat().st_size > 30_000
+    if os.environ.get("UPDATE_DOCS_IMAGES"):
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, DOCS_IMAGES / path.name)
+
+
+def staged_bytes(sample: str, tag: str) -> bytes:
+    """A copy of a sample with its own content hash (a PDF comment after its end)."""
+    return (SAMPLES / sample).read_bytes() + f"\n% staged copy {tag}\n".encode()
+
+
+def tag_in_qa_sample(sample: str, tag: str, share: float = 0.05) -> str:
+    """A tag whose staged copy's hash falls in the QA sample (about 1 in 1/share tries)."""
+    from lease_parser.revisions import in_sample
+
+    for n in range(10_000):
+        candidate = f"{tag}-{n}"
+        if in_sample(hashlib.sha256(staged_bytes(sample, candidate)).hexdigest(), share):
+            return candidate
+    raise AssertionError("no tag lands in the QA sample")
+
+
+def stage(
+    stack: WebStack,
+    sample: str,
+    tag: str,
+    edit: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
+    reason: str | None = "low_confidence",
+    state: DocumentState = DocumentState.REVIEW,
+    priority: int = 0,
+) -> str:
+    """A copy of ``sample`` (its own content hash) with the real extraction's fields,
+    finished in the store as ``state``; ``edit`` changes the fields in place and returns
+    the problems the item is doubtful for. Returns the content hash."""
+    data = staged_bytes(sample, tag)
+    doc_hash = hashlib.sha256(data).hexdigest()
+    key = f"incoming/{tag}-{sample}"
+    stack.pipeline.put(key, data)
+    result = copy.deepcopy(_extracted(sample))
+    problems = edit(result["fields"]) if edit else list(result["problems"])
+    store = stack.pipeline.runtime.store
+    store.register_submission(f"staged-{doc_hash[:12]}", key, doc_hash)
+    outcome = Outcome(
+        state=state,
+        reason=reason if state == DocumentState.REVIEW else None,
+        kind=result["kind"],
+        confidence=result["confidence"],
+        fields=result["fields"],
+        problems=problems if state == DocumentState.REVIEW else [],
+        pages=result["pages"],
+    )
+    assert store.finish(doc_hash, f"staged-{doc_hash[:12]}", outcome)
+    if priority and state == DocumentState.REVIEW:
+        ReviewQueue(store).prioritize(doc_hash, priority)
+    return doc_hash

@@ -326,3 +326,14 @@ def test_a_candidate_is_described_by_its_places_position_context_and_sanity() ->
     assert features["sanity=role_word"] == 1.0
     assert features["position"] < 0.05
     assert features["early"] == 1.0
+
+
+def test_each_stated_rival_is_kept_with_where_the_lease_states_it() -> None:
+    cues = [cue("ACME LLC", "preamble", 0.72), cue("Bolt Inc.", "signature", 0.45)]
+    raw = one(resolve("landlord", cues, FLAT))
+    [rival] = raw.rivals
+    assert rival.value == "Bolt Inc."
+    page = document(TEXT).pages[rival.cited.page - 1]
+    assert page.text[rival.cited.start : rival.cited.end] == "Bolt Inc."
+    # Sent between stages with the field.
+    assert RawField.from_dict(raw.to_dict()).rivals == raw.rivals

@@ -162,3 +162,56 @@ def test_a_notice_window_is_shown_in_words_and_edited_as_json() -> None:
 
     window = {"least": {"count": 9, "unit": "months"}, "most": {"count": 12, "unit": "months"}}
     assert display_value("renewal_notice", window) == "9–12 months"
+
+
+def test_values_are_accepted_as_people_type_them_and_refused_in_words() -> None:
+    from lease_parser.web.forms import in_words, plain_value
+
+    assert plain_value("lease_date", "02/28/2026") == "2026-02-28"
+    assert plain_value("lease_date", "2026-02-28") == "2026-02-28"
+    assert plain_value("base_rent_monthly", "$7,048.80") == "7048.80"
+    assert plain_value("rentable_sqft", "8,750") == "8750"
+    assert plain_value("tenant", "1,000 Acres LLC") == "1,000 Acres LLC"  # text is text
+    refused = "'-5' is not valid: base_rent_monthly: ... greater than or equal to 0"
+    assert in_words("base_rent_monthly", refused) == (
+        "an amount cannot be negative: use a number like 7048.80"
+    )
+    assert "02/28/2026" in in_words("lease_date", "'soon' is not valid: ...")
+    assert "base_rent" not in in_words("base_rent_monthly", "'x' is not valid: base_rent_monthly")
+    schedule = correction_value(
+        "rent_schedule", {"step-start-0": "05/01/2025", "step-annual-0": "288,750.00"}
+    )
+    assert json.loads(schedule[0])[0]["start"] == "2025-05-01"
+    assert json.loads(schedule[0])[0]["annual"] == "288750.00"
+
+
+def test_a_rival_value_is_found_where_the_lease_writes_it() -> None:
+    from lease_parser.viewer import Span
+    from lease_parser.web.rivals import find_rival, renderings, rival_values
+
+    assert rival_values("also stated as '250000.00' (rent table); '24000.00' (preamble)") == [
+        "250000.00",
+        "24000.00",
+    ]
+    assert "250,000.00" in renderings("250000.00")
+    assert "March 3, 2025" in renderings("2025-03-03")
+    texts = ["Rent: $124,062.50 a month", "Months 1-12 $24,062.50; again 24,062.50"]
+    cited = [Span(2, 13, 22)]  # the first statement on page 2 is the chosen value's own
+    assert find_rival(texts, "24062.50", cited) == Span(2, 30, 39)
+    assert find_rival(texts, "99.00", cited) is None
+
+
+def test_a_rival_kept_by_extraction_is_boxed_where_it_was_read() -> None:
+    from lease_parser.viewer import Span
+    from lease_parser.web.rivals import Rival, rivals_of
+
+    stored = {
+        "doubts": {"rival_value": "also stated as '250000.00' (rent table)"},
+        "rivals": [
+            {"value": "250000.00", "provenance": {"page": 3, "start": 10, "end": 20, "text": "x"}}
+        ],
+    }
+    # The pages' text is not searched: the citation is where the pipeline read it.
+    assert rivals_of(stored, [], []) == [Rival("250000.00", Span(3, 10, 20))]
+    older = {"doubts": stored["doubts"]}  # stored before rivals were kept: found in the text
+    assert rivals_of(older, ["rent $250,000.00 a year"], []) == [Rival("250000.00", Span(1, 6, 16))]
