@@ -61,7 +61,12 @@ _OTHER_SUBJECT = re.compile(
     r"master\s+premises|prime\s+premises|floor|garage|parking|room|terrace|deck|pad)\b"
     r"(?:\s*\([^)]*\))?(?:,?\s+which)?(?:\s+[\w-]+){0,3}?\s+"
     rf"(?:is|will\s+be|shall\s+be|contains?|containing|consists?\s+of|consisting\s+of|"
-    rf"compris(?:es|ing)(?:\s+of)?|has|have|of)\s+{_APPROX}$"
+    rf"compris(?:es|ing)(?:\s+of)?|has|have|of|totals?|total(?:l)?ing|measur(?:es|ing))\s+{_APPROX}$"
+)
+# "a 1,104,320 square foot building": the area describes the building it comes before.
+_DESCRIBES_AFTER = re.compile(
+    r"(?i)^\s*(?:[\w-]+\s+){0,2}?(?:building|project|facility|complex|center|centre|campus|"
+    r"shopping\s+center|office\s+park|industrial\s+park)\b"
 )
 # ... or right after it: "of the Must-Take Space", "in the Building".
 _OTHER_AFTER = re.compile(
@@ -148,13 +153,20 @@ def _classify(
     if _OTHER_LABEL.search(before):
         return None
     defined = _DEFINED_AFTER.match(after)
-    if _LABEL_BEFORE.search(text[max(0, start - 120) : start]) or _bare_label(flat, start):
+    if _DESCRIBES_AFTER.match(after):
+        return None
+    other = _OTHER_SUBJECT.search(before)
+    window = text[max(0, start - 120) : start]
+    label = _LABEL_BEFORE.search(window)
+    # "Premises: the second floor of the Building, which totals 54,731": the building's.
+    if label and other and len(before) - other.start() < len(window) - label.start():
+        label = None  # the other subject is named after the label, closer to the figure
+    if label or _bare_label(flat, start):
         return "premises area label", LABEL_WEIGHT
     if defined:
         if _PREMISES_TERM.match(defined.group("term").strip()):
             return 'defined as "the Premises"', DEFINED_WEIGHT
         return None
-    other = _OTHER_SUBJECT.search(before)
     premises = [m.start() for m in _PREMISES.finditer(before)]
     # Whichever is named last before the figure is what it measures.
     if other is not None and (not premises or other.start() > premises[-1]):

@@ -50,7 +50,9 @@ _TERM_END_REACH = 90
 _NOT_RENEWAL = re.compile(
     r"(?i)\bletter\s+of\s+credit|\binsurance\b|\bpolic(?:y|ies)\b|\bcertificates?\b|"
     r"\bexpansion\b|\bfirst\s+(?:refusal|offer)|\brelocat\w*|\bholdover\b|\bpurchase\b|"
-    r"\bterminat\w*|\bcancel\w*|\bbreak\b|\bsurrender\b|\bguarant\w*"
+    r"\bterminat\w*|\bcancel\w*|\bbreak\b|\bsurrender\b|\bguarant\w*|"
+    # A notice that the tenant will leave is not one exercising an option.
+    r"\bvacat\w*|\bmove[\s-]?out\b|\bnon-?renewal\b|\bnot\s+(?:want\w*|wish\w*|intend\w*)\s+to\s+renew"
 )
 # The landlord's notices (of the market rent, of a determination, requiring a removal)
 # are not the tenant's.

@@ -4,6 +4,11 @@
 "the 7th day of October, 2004",
 "this 17 day of April, 2008", "the first day of July, 2001", "10/7/2004", "9/17/09",
 "2004-10-07". A date with a blank in it ("the ___ day of May, 2005") is not a date.
+
+A date in figures is month first ("10/7/2004") unless it can only be day first
+("14/09/2024"), or the document writes its dates day first: an English tenancy "dated
+28/06/2024" and "ending on 05/09/2025" ends in September. A document is read day first when
+more of its numeric dates can only be day first than can only be month first.
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ _FORMS = (
     # "the 7th day of October, 2004", "this 17 day of April, 2008", "the first day of July 2001"
     rf"(?:{_DAY}|{_DAY_WORD})\s+day\s+of\s+{_MONTH}\s*,?\s*(?:in\s+the\s+year\s+)?{_YEAR}",
     # "10/7/2004", "9/17/09", "10-07-2004"
-    r"(?P<m>[01]?\d)[/-](?P<d>[0-3]?\d)[/-](?P<y>(?:19|20)?\d\d)(?![\d/-])",
+    r"(?P<m>[0-3]?\d)[/-](?P<d>[0-3]?\d)[/-](?P<y>(?:19|20)?\d\d)(?![\d/-])",
     # "2004-10-07"
     r"(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)",
 )
@@ -115,12 +120,41 @@ def _year(text: str) -> int:
     return year
 
 
-def _to_date(match: re.Match[str]) -> dt.date | None:
+def _numeric(match: re.Match[str], day_first: bool) -> dt.date | None:
+    """A date in figures, in the document's order, or in the only order it can be."""
+    first, second, year = int(match.group("m")), int(match.group("d")), _year(match.group("y"))
+    orders = ((second, first), (first, second)) if day_first else ((first, second), (second, first))
+    for month, day in orders:
+        try:
+            return dt.date(year, month, day)
+        except ValueError:
+            continue
+    return None
+
+
+def _day_first(matches: list[re.Match[str]]) -> bool:
+    """Whether more of these dates in figures can only be day first ("28/06/2024") than can
+    only be month first ("06/28/2024")."""
+    day_first = month_first = 0
+    for match in matches:
+        if match.group("m"):
+            first, second = int(match.group("m")), int(match.group("d"))
+            day_first += first > 12 >= second
+            month_first += second > 12 >= first
+    return day_first > month_first
+
+
+def writes_day_first(text: str) -> bool:
+    """Whether ``text`` writes its dates in figures day first."""
+    return _day_first(list(_DATE_NEAR_DIGITS.finditer(text)))
+
+
+def _to_date(match: re.Match[str], day_first: bool = False) -> dt.date | None:
     try:
         if match.group("iy"):
             return dt.date(int(match.group("iy")), int(match.group("im")), int(match.group("id")))
         if match.group("m"):
-            return dt.date(_year(match.group("y")), int(match.group("m")), int(match.group("d")))
+            return _numeric(match, day_first)
         month = _month_number(_group(match, "month") or "")
         day_text = _group(match, "day")
         day = (
@@ -136,19 +170,36 @@ def _to_date(match: re.Match[str]) -> dt.date | None:
         return None
 
 
-def find_dates(text: str, start: int = 0, end: int | None = None) -> Iterator[DateMention]:
-    """Every calendar date in ``text[start:end]``, with its span in ``text``."""
-    for match in _DATE_NEAR_DIGITS.finditer(text, start, end):
-        value = _to_date(match)
+def _mentions(matches: list[re.Match[str]], day_first: bool) -> Iterator[DateMention]:
+    for match in matches:
+        value = _to_date(match, day_first)
         if value is not None:
             yield DateMention(value, match.start(), match.end())
+
+
+def find_dates(
+    text: str, start: int = 0, end: int | None = None, day_first: bool = False
+) -> Iterator[DateMention]:
+    """Every calendar date in ``text[start:end]``, with its span in ``text``; numeric dates
+    day first with ``day_first``."""
+    return _mentions(list(_DATE_NEAR_DIGITS.finditer(text, start, end)), day_first)
+
+
+def _document_dates(text: str) -> list[DateMention]:
+    """Every date of a document, its figures read in the order the document writes them."""
+    matches = list(_DATE_NEAR_DIGITS.finditer(text))
+    return list(_mentions(matches, _day_first(matches)))
 
 
 def dates_in(flat: FlatText, start: int = 0, end: int | None = None) -> list[DateMention]:
     """``find_dates`` over the flat text, read once per document: every date lying wholly
     in ``[start, end)``."""
     return flat.mentions_in(
-        "dates", lambda text: list(find_dates(text)), lambda m: (m.start, m.end), start, end
+        "dates",
+        _document_dates,
+        lambda m: (m.start, m.end),
+        start,
+        end,
     )
 
 

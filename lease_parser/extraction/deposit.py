@@ -29,19 +29,35 @@ from lease_parser.extraction.numbers import COUNT, parse_count
 
 _DEPOSIT = r"\bsecurity\s+deposit\b|\bdeposit(?:ed|s)?\b|\bas\s+security\b"
 _LETTER = r"\bletter\s+of\s+credit\b|\bL/?C\b"
+# A deposit for something else than the tenant's performance ("pet deposit", "key deposit",
+# "holding deposit") and the rights a lender or a UCC filing calls "letter of credit rights".
+_OTHER_DEPOSIT = (
+    r"\b(?:pet|animal|key|keys|holding|utility|utilities|pool|application|reservation|"
+    r"admin\w*|cleaning|furniture|remote|fob|access\s+card|parking|move-?in)\s+deposits?\b|"
+    r"\bletter\s+of\s+credit\s+rights\b"
+)
 _OTHER = (
     r"\brent(?:al)?\b|\binstallments?\b|\binsurance\b|\blate\s+(?:charge|fee)\b|\bfee\b|"
     r"\btax(?:es)?\b|\ballowance\b|\bcommission\b|\bexample\b|\bpurchase\s+price\b|"
-    r"\bpenalt(?:y|ies)\b|\binterest\b|\bcost\b|\bdamages\b|\bcoverage\b|\bliability\b"
+    r"\bpenalt(?:y|ies)\b|\binterest\b|\bcost\b|\bdamages\b|\bcoverage\b|\bliability\b|"
+    r"\bloan\b|\bmortgage\b|\bindebtedness\b"
 )
-_LABEL = re.compile(rf"(?i)(?P<deposit>{_DEPOSIT})|(?P<letter>{_LETTER})|(?P<other>{_OTHER})")
+# Words right after an amount that make it a charge ("$100 cleaning fee", "$100.00
+# administration fee", "$25 per day").
+_CHARGE_AFTER = re.compile(
+    r"(?i)\s*\)?\s*(?:non-?refundable\s+)?(?:[\w-]+\s+){0,2}?(?:fee|charge|fine|penalty|"
+    r"violation|deduction)s?\b|\s*(?:per|a|each)\s+(?:day|week|month|pet)\b"
+)
+_LABEL = re.compile(
+    rf"(?i)(?P<other>{_OTHER_DEPOSIT})|(?P<deposit>{_DEPOSIT})|(?P<letter>{_LETTER})|(?P<other2>{_OTHER})"
+)
 _DEFINED_AS = re.compile(r'(?i)^\s*\(\s*(?:the\s+)?"(?:security\s+)?deposit"')
 # Deposits that change, are demanded later or only on default are not the deposit.
 _CONTINGENT = re.compile(
     r"(?i)\b(?:if|should|in\s+the\s+event|upon\s+(?:notice|demand|default)|reserves?\s+the\s+right|"
     r"may\s+(?:require|demand|increase)|demand|reduc\w*|decrease\w*|increase\w*|replenish\w*|"
     r"restore\w*|thereafter|additional|in\s+excess\s+of|exceed\w*|up\s+to|not\s+to\s+exceed|"
-    r"example|e\.g\.)\b"
+    r"(?:less|more|greater)\s+than|example|e\.g\.)\b"
 )
 _NONE = re.compile(
     r"(?i)\bsecurity\s+deposit\s*[:.-]?\s*(?:none|n/a|not\s+applicable|intentionally\s+"
@@ -90,6 +106,8 @@ def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[s
     lead = text[lead_start : mention.start]
     if _CONTINGENT.search(lead) or mention.per is not Per.NONE:
         return None
+    if _CHARGE_AFTER.match(text, mention.end):
+        return None
     tail = sentence_tail(text, mention.end, hi)
     named = named_after(tail, r"security\s+deposit\b|deposit\b|security\b") or _DEFINED_AS.match(
         tail
@@ -100,7 +118,7 @@ def _reading(text: str, mention: MoneyMention, span: tuple[int, int]) -> tuple[s
     # "a security deposit equal to three (3) months' Base Rent, being $7,500": the rent named
     # there measures the deposit, it is not the figure's label.
     label = nearest_label(_MONTHS_OF_RENT.sub(_blank_rent, lead), _LABEL)
-    if label is None or label.group("other"):
+    if label is None or label.group("other") or label.group("other2"):
         return None
     # Only the first figure after its label: later ones are step-downs or other sums.
     if find_money(lead[label.end() :]):

@@ -71,11 +71,22 @@ DAY_ORDINALS = {
     "thirty-first": 31,
 }
 
-_WORD = "|".join(sorted(set(_UNITS) | set(_SCALES), key=len, reverse=True))
+# "twentyfour": a hyphen the text lost (a soft hyphen is dropped when text is normalised).
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_ONES = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_COMPOUNDS = {tens + one: _UNITS[tens] + _UNITS[one] for tens in _TENS for one in _ONES}
+# Tens first, each optionally joined to its unit ("twentyfour"), so the alternation stays as
+# short as the word list: every clause pattern in the extractors embeds it.
+_TENS_WORD = "(?:" + "|".join((*_TENS, "fourty")) + ")(?:" + "|".join(_ONES) + ")?"
+_WORD = "|".join(
+    [_TENS_WORD, *sorted((set(_UNITS) - {*_TENS, "fourty"}) | set(_SCALES), key=len, reverse=True)]
+)
 # "a"/"an" count as one only before a scale word ("a hundred"); alone they are articles.
 NUMBER_WORD = rf"(?:(?:an?\s+(?=hundred|thousand|million))?\b(?:{_WORD})\b)"
-# A run of number words: "one hundred twenty-five thousand and forty"
-NUMBER_WORDS = rf"{NUMBER_WORD}(?:(?:[\s-]+|\s+and\s+){NUMBER_WORD})*"
+# A run of number words: "one hundred twenty-five thousand and forty", joined by spaces or
+# a hyphen, ASCII or Unicode (U+2010, U+2011).
+_JOIN = r"[\s\-\u2010\u2011]+"
+NUMBER_WORDS = rf"{NUMBER_WORD}(?:(?:{_JOIN}|\s+and\s+){NUMBER_WORD})*"
 ORDINAL_WORD = r"\b(?:" + "|".join(sorted(ORDINALS, key=len, reverse=True)) + r")\b"
 _FRACTION = re.compile(r"(?i)(\d{1,2}|no|xx|zero)\s*/\s*100")
 _CENTS_WORDS = re.compile(rf"(?i)\band\s+(?P<cents>{NUMBER_WORDS})\s+cents?\b")
@@ -88,7 +99,7 @@ COUNT = (
 
 def words_to_int(text: str) -> int | None:
     """ "sixty-three" → 63, "one hundred twenty" → 120; None if it is not a number in words."""
-    tokens = [t for t in re.split(r"[\s-]+", text.lower().strip()) if t and t != "and"]
+    tokens = [t for t in re.split(_JOIN, text.lower().strip()) if t and t != "and"]
     if not tokens:
         return None
     total = current = 0
@@ -98,8 +109,8 @@ def words_to_int(text: str) -> int | None:
             if seen or i + 1 >= len(tokens) or tokens[i + 1] not in _SCALES:
                 return None
             current += 1
-        elif token in _UNITS:
-            current += _UNITS[token]
+        elif token in _UNITS or token in _COMPOUNDS:
+            current += _UNITS[token] if token in _UNITS else _COMPOUNDS[token]
             seen = True
         elif token == "hundred":
             current = max(current, 1) * 100

@@ -58,6 +58,8 @@ _COUNT_LONG = _near_option_words(
 _SINGLE = _near_option_words(
     re.compile(
         r"(?i)(?:\b(?:an|one)\s+(?:\w+\s+)?option\s+(?:\([^)]*\)\s+)?to\s+(?:renew|extend)\b"
+        r"|\b(?:tenant|lessee)\s+(?:is|shall\s+be)\s+(?:hereby\s+)?granted\s+(?:the|an?)\s+"
+        r"(?:option|right)\s+to\s+(?:renew|extend)\b"
         r"|\b(?:tenant|lessee)\s+(?:may|shall\s+have\s+the\s+right\s+to)\s+(?:renew|extend)\s+"
         r"(?:this|the)\s+(?:lease|term)\b)"
         rf"[^.;]{{0,80}}?\bfor\s+(?:a\s+(?:period|term)\s+of\s+|an\s+additional\s+|a\s+further\s+"
@@ -94,8 +96,13 @@ _ZERO_LABEL = _near_option_words(
         r"|\bnumber\s+of\s+(?:renewal\s+|extension\s+)?options\s*[:.-]?\s*(?:0|zero|none)\b"
     )
 )
-# "no option to renew this Lease beyond the last Renewal Term" limits options, not denies them.
-_BEYOND = re.compile(r"(?i)^[^.;]{0,40}?\b(?:beyond|after|following)\b")
+# "no option to renew this Lease beyond the last Renewal Term", "no right to extend except
+# as provided in Section 3", "may not be exercised if Tenant is in default": a limit or a
+# condition on options, not a denial of them.
+_BEYOND = re.compile(
+    r"(?i)^[^.;]{0,40}?\b(?:beyond|after|following|except|other\s+than|unless|save\s+as|if|"
+    r"while|when|during|so\s+long\s+as|in\s+the\s+event|at\s+any\s+time|until|before|prior)\b"
+)
 _NOT_EXERCISABLE = _near_option_words(
     re.compile(
         r"(?i)\boptions?\s+to\s+(?:extend|renew)[^.]{0,150}?\b(?:may|shall)\s+not\s+be\s+exercised\b"
@@ -192,7 +199,9 @@ def renewal_cues(flat: FlatText, span: tuple[int, int]) -> tuple[list[Cue], list
     if ordinal:
         # Numbered terms outrank "the option to extend ... for five years" read as one.
         counts = [c for c in counts if c.source != "single option"] + ordinal
-    zero = _zero_cues(flat.text, span)
-    if zero and not counts:
+    # A lease that grants an option does not also grant none: a "no option" there restricts
+    # the options it grants.
+    zero = [] if counts else _zero_cues(flat.text, span)
+    if zero:
         terms = []
     return counts + zero, terms

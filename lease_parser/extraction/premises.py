@@ -1,15 +1,20 @@
-"""The premises' street address: one line, suite included where stated.
+"""The premises' street address: one line, with the unit, floor, city and postcode stated.
 
 A lease is full of street addresses: the premises, and the parties' notice, payment and
-principal-office addresses. We read a street address ("1144 Eastlake Avenue E",
-"475-477 Potrero Avenue", "1200 Highway 51") only where the words around it say it is
-the premises ("the premises located at", "the building known as", "Premises:",
-'"Building" shall mean ...', a cover page's "PREMISES:") and never where they say it is a
-party's address ("having an address at", "whose address is", "notices ... to", "c/o").
-The city, state and postcode after it (or a "City of X ... State of Y" before it in the same
-sentence) and a suite stated in the same premises description complete the line. A complete
-address the sentence defines as the premises or their building ('... located at 10 Main
-Street, Suite 4, Reno, Nevada 89501 (the "Premises")') is a strong cue on its own.
+principal-office addresses, a manager's office in a signature block, a deposit scheme's.
+We read an address (its shape is extraction/addresses.py's) only where the words around it
+say it is the premises ("the premises located at", "the building known as", "Premises:",
+'"Building" shall mean ...', a cover page's "PREMISES:", "You've agreed to rent the
+property located at", "Address of Premises:", a "Residence" or "The Property" row of
+particulars, "85b on the first floor of ...") and never where they say it is someone's
+address ("having an address at", "whose address is", "notices ... to", "c/o", "Property
+Manager", "administered by", "By: ... Title:") unless words naming the premises come after
+those, nor where a telephone number or e-mail follows it. The unit and building before the
+street, the suite or floor, city, state and postcode after it (or a "City of X ... State of
+Y" before it in the same sentence) and a suite stated in the same premises description
+complete the line. A complete address the sentence defines as the premises or their
+building ('... located at 10 Main Street, Suite 4, Reno, Nevada 89501 (the "Premises")') is
+a strong cue on its own.
 """
 
 from __future__ import annotations
@@ -17,6 +22,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lease_parser.extraction.addresses import (
+    NAMED_STREET,
+    STATES,
+    STREET,
+    TAIL,
+    UK_POSTCODE,
+    part_key,
+    prefix_start,
+    prefix_text,
+    same_street,
+    street_key,
+)
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.clauses import SENTENCE_END, sentence_start
 from lease_parser.extraction.cues import Cue, resolve
@@ -25,46 +42,6 @@ from lease_parser.extraction.flat import FlatText, flat_text
 from lease_parser.extraction.sections import Agreement, primary_agreement
 from lease_parser.parsing.base import Document
 
-_STREET_TYPES = (
-    r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|"
-    r"Parkway|Pkwy|Plaza|Circle|Cir|Terrace|Ter|Trail|Square|Sq|Pike|Row|Alley|Expressway|"
-    r"Freeway|Turnpike|Highway|Hwy|Crescent|Close|Parade|Esplanade"
-)
-_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
-STREET = re.compile(
-    rf"""(?<![\w$.,-])(?P<number>\d{{1,6}}(?:\s*-\s*\d{{1,6}}(?![\w]))?)(?:\s+|\s*-\s*(?=\d))
-    (?:
-      (?:Highway|Hwy|Route|Rte|State\s+Road|County\s+Road|U\.?S\.?)\s+\d{{1,4}}\b
-      |(?:{_DIRECTION}\s+)?(?:(?!\d+\.\d)(?:[A-Z0-9][\w'.-]*|of|the)\s+){{0,4}}(?:{_STREET_TYPES})\b\.?
-        (?:,?\s+(?:(?:NE|NW|SE|SW|[NSEW])\.?(?![\w])|(?:North|South|East|West)(?=\s*[,(\d])))?
-    )""",
-    re.VERBOSE,
-)
-_STATES = (
-    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
-    "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|"
-    "Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|"
-    "New\\s+Hampshire|New\\s+Jersey|New\\s+Mexico|New\\s+York|North\\s+Carolina|North\\s+Dakota|"
-    "Ohio|Oklahoma|Oregon|Pennsylvania|Rhode\\s+Island|South\\s+Carolina|South\\s+Dakota|"
-    "Tennessee|Texas|Utah|Vermont|Virginia|Washington|West\\s+Virginia|Wisconsin|Wyoming|"
-    "District\\s+of\\s+Columbia|Victoria|New\\s+South\\s+Wales|Queensland|Tasmania|"
-    "South\\s+Australia|Western\\s+Australia|Ontario|Quebec|British\\s+Columbia|Alberta|"
-    "A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|"
-    "S[CD]|T[NX]|UT|V[TA]|W[AVIY]|VIC|NSW|QLD"
-)
-_NOT_CITY = (
-    r"(?:Landlord|Tenant|Lessor|Lessee|Sublessor|Sublessee|Building|Premises|Suite|Floor|"
-    rf"Exhibit|Attention|Attn|Telephone|Phone|The|This|Such|Said|County|{_STREET_TYPES})\b"
-)
-_TAIL = re.compile(
-    rf"""(?P<suite>,?\s*(?:Suite|Ste\.?|Unit|Room|Apt\.?|Apartment|\#)\s*(?:No\s?\.?\s*)?[A-Z0-9-]+)?
-    (?:,?\s*(?:in\s+(?:the\s+)?)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?
-       (?P<city>(?!{_NOT_CITY})(?![A-Z][a-z]+\s+County\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){{0,2}}))?
-    (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
-    (?:,?\s*(?:(?:State|Commonwealth)\s+of\s+)?(?P<state>(?:{_STATES}))\b\.?)?
-    (?:,?\s*(?P<zip>\d{{5}}(?:-\d{{4}})?|\d{{4}})(?!\d))?""",
-    re.VERBOSE,
-)
 _SUITE = re.compile(
     r"\b(?:Suites?|Ste\.?|Units?|Apt\.?|Apartment)\s*(?:No\s?\.?\s*)?(?P<id>[A-Z0-9-]*\d[A-Z0-9-]*"
     r"(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)[A-Z0-9-]*\d[A-Z0-9-]*)*)"
@@ -79,12 +56,12 @@ _PREMISES_SUITE = re.compile(
 # "Premises: The space located on the first floor of the Building": a floor the premises
 # description names stands in for a suite.
 _PREMISES_FLOOR = re.compile(
-    r"(?i)\bpremises\s*(?::|\bshall\s+mean\b|\bmeans\b|\bis\b|\bare\b)[^.;:]{0,60}?\bon\s+the\s+"
+    r"(?i)\bpremises\s*(?::|\bshall\s+mean\b|\bmeans\b|\bis\b|\bare\b)[^.;:]{0,60}?\b(?:on|of)\s+the\s+"
     r"(?P<floor>(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|ground|"
     r"\d{1,2}(?:st|nd|rd|th))\s+floor)\b"
 )
 _CITY_BEFORE = re.compile(r"\bCity\s+of\s+(?P<city>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})")
-_STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{_STATES})\b")
+_STATE_BEFORE = re.compile(rf"\b(?:State|Commonwealth)\s+of\s+(?P<state>{STATES})\b")
 
 _PREMISES_CONTEXT = re.compile(
     r"(?i)\b(?:premises|demised|sublease\s+space|subleased|leased\s+space|building|property|"
@@ -95,7 +72,36 @@ _PARTY_CONTEXT = re.compile(
     r"(?:principal|registered)\s+(?:office|place)|offices?\s+at|c/o|attn|attention|copy\s+to|with\s+a\s+copy|"
     r"payments?|remit|mailing|business\s+address|address\s+of\s+(?:the\s+)?(?:sub)?"
     r"(?:landlord|tenant|lessor|lessee)|(?:landlord|tenant|lessor|lessee)'s\s+address|"
-    r"residing|broker|agent)\b"
+    r"residing|broker|agent|manager|management|managing|administered|scheme|custodian|"
+    r"head\s+office)\b"
+)
+# A signature block's office address ("By: ... Title: ... 1075 Broad Ripple Avenue").
+_SIGNATURE_CONTEXT = re.compile(
+    r"(?i)\b(?:(?:by|title|its)\s*:|(?<!building\s)(?<!property\s)(?<!project\s)name\s*:|"
+    r"in\s+witness|signature|signed|date\s+of\s+signing|representative)"
+)
+# Words that say the address that follows is the premises, whatever came before in the
+# sentence ("... the owner/agent: X LLC You've agreed to rent the property located at").
+_STRONG_PREMISES = re.compile(
+    r"(?i)\b(?:(?:premises|property|apartment|unit|dwelling|house|home|residence|space)\s+"
+    r"(?:(?:is|are)\s+)?(?:located|situated)\s+at|"
+    r"(?:rent|lease|let|demise)s?\s+(?:\w+\s+){0,3}?(?:the\s+)?(?:property|premises|apartment|"
+    r"dwelling|home|house|unit)\b[^.;:]{0,30}?(?:located|situated|known\s+as|at)\b|"
+    r"address\s+of\s+(?:the\s+)?(?:leased\s+)?(?:premises|property)|"
+    r"(?:premises|property|rental|apartment|unit)\s+address|"
+    r"(?:leased\s+|demised\s+|sublease\s+|subleased\s+)?"
+    r"(?:premises|property|residence|building|space)\s*(?:address\s*)?:)"
+)
+# A label at the start of a line right before the address ("Residence E104: Room A, ...",
+# "Property Address: 22 Elm Street"): a particulars table or a form's field.
+_LINE_LABEL = re.compile(
+    r"(?i)\b(?:(?:the\s+)?(?:residence|premises|property|dwelling|rental\s+unit)|"
+    r"address\s+of\s+(?:the\s+)?(?:leased\s+)?(?:premises|property)|"
+    r"(?:premises|property|rental|apartment|unit)\s+address)\s*:?\s*$"
+)
+# A phone number or e-mail right after an address: a contact's address, not the premises.
+_CONTACT_AFTER = re.compile(
+    r"\s*[,;]?\s*(?:\(?\d{3}\)?[\s.-]*\d{3}[\s.-]\d{4}\b|(?i:tel|telephone|phone|fax|e-?mail)\b)"
 )
 # "ACME LLC, having an address at": a party's address (a building "having an address of"
 # is the premises).
@@ -123,9 +129,10 @@ _SENTENCE = 450
 @dataclass(frozen=True)
 class Address:
     street: str
-    line: str  # street, suite, city, state postcode
+    line: str  # unit or building, street, suite, city, state postcode
     start: int
     end: int
+    street_start: int
     parts: tuple[str | None, ...] = (None, None, None, None)  # suite, city, state, postcode
     # Flat spans of parts read from elsewhere than the address itself (a suite named by the
     # premises description, a "City of ... State of ..." earlier in the sentence).
@@ -179,17 +186,38 @@ def _suite_text(match: re.Match[str]) -> str:
     return floor.title() if floor else match.group(0)
 
 
+def _tail_parts(tail: re.Match[str] | None) -> tuple[str | None, str | None, str | None]:
+    """City, state and postcode an address states after its street (and suite): a US
+    "City, State ZIP", or localities before an English postcode."""
+    if tail is None:
+        return None, None, None
+    if tail.group("postcode"):
+        return _clean(tail.group("localities")), None, " ".join(tail.group("postcode").split())
+    city, state = tail.group("city"), tail.group("state")
+    zip_code = tail.group("zip") if state else None
+    return (
+        " ".join(city.split()) if city else None,
+        " ".join(state.split()) if state else None,
+        zip_code,
+    )
+
+
 def _address_at(
     flat: FlatText, street: re.Match[str], sentence: tuple[int, str], default: re.Match[str] | None
 ) -> Address:
-    """The address line at ``street``: its own tail, else parts its sentence (flat offset,
-    text) or the premises description state, whose spans are kept as ``elsewhere``."""
+    """The address line at ``street``: the unit or building stated just before it, its own
+    tail, else parts its sentence (flat offset, text) or the premises description state,
+    whose spans are kept as ``elsewhere``."""
     at, text = sentence
-    tail = _TAIL.match(flat.text, street.end())
-    parts = [_clean(street.group(0))]
+    begin = prefix_start(flat.text, street.start())
+    prefix = prefix_text(flat.text[begin : street.start()]) if begin < street.start() else ""
+    tail = TAIL.match(flat.text, street.end())
+    parts = [prefix] if prefix else []
+    parts.append(_clean(street.group(0)))
     elsewhere: list[tuple[int, int]] = []
-    suite = tail.group("suite") if tail else None
-    if not suite:
+    suite = _clean(tail.group("suite").strip(" ,-")) if tail and tail.group("suite") else None
+    suite = suite or None
+    if not suite and not prefix:
         in_sentence = _suite_in(text)
         if in_sentence:
             suite = in_sentence.group(0)
@@ -201,107 +229,121 @@ def _address_at(
             )
     if suite:
         parts.append(_clean(suite))
-    city = tail.group("city") if tail else None
-    state = tail.group("state") if tail else None
-    zip_code = tail.group("zip") if tail and state else None
-    if not (city and state):
+    city, state, postcode = _tail_parts(tail)
+    if not (city and (state or postcode)):
         city_before = _CITY_BEFORE.search(text)
         state_before = _STATE_BEFORE.search(text)
         if city_before and state_before and not city:
             city, state = city_before.group("city"), state_before.group("state")
+            state = " ".join(state.split())
             for match in (city_before, state_before):
                 elsewhere.append((at + match.start(), at + match.end()))
-    city = " ".join(city.split()) if city else None
-    state = " ".join(state.split()) if state else None
-    parts += [p for p in (city, (state or "") + (f" {zip_code}" if zip_code else "")) if p]
+    if tail and tail.group("postcode"):  # "Wembley, London HA9 0PE", as the lease writes it
+        parts.append(_clean(flat.text[tail.start("localities") : tail.end("postcode")]))
+    else:
+        parts += [p for p in (city, " ".join(p for p in (state, postcode) if p)) if p]
     end = tail.end() if tail and tail.end() > street.end() else street.end()
-    found = (_clean(suite) if suite else None, city, state, zip_code)
-    line = ", ".join(parts)
-    return Address(_clean(street.group(0)), line, street.start(), end, found, tuple(elsewhere))
+    found = (suite or prefix or None, city, state, postcode)
+    line = ", ".join(p.strip() for p in parts)
+    return Address(
+        _clean(street.group(0)), line, begin, end, street.start(), found, tuple(elsewhere)
+    )
 
 
-def _source(flat: FlatText, main: Agreement, street: re.Match[str]) -> tuple[str, float] | None:
-    context = _context(flat, street.start())
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    found = None
+    for match in pattern.finditer(text):
+        found = match
+    return found
+
+
+def _not_the_premises(near: str) -> bool:
+    """A party's, a manager's, a deposit scheme's or a signature block's address, unless
+    words that name the premises come after what names the other ("... the owner/agent:
+    X LLC. You've agreed to rent the property located at ...")."""
+    other = [
+        m.end()
+        for m in (
+            _last(_PARTY_CONTEXT, near),
+            _last(_ENTITY_ADDRESS, near),
+            _last(_SIGNATURE_CONTEXT, near),
+        )
+        if m
+    ]
+    if not other:
+        return False
+    strong = _last(_STRONG_PREMISES, near)
+    return strong is None or strong.start() < max(other)
+
+
+# "85b on the first floor of 85 Park Drive": a unit described by its floor is let space.
+_ON_FLOOR_OF = re.compile(r"(?i)\bon\s+the\s+\S+(?:\s+\S+)?\s+floors?\s+of\s*$")
+
+
+def _source(flat: FlatText, main: Agreement, address: Address) -> tuple[str, float] | None:
+    start, end = address.start, address.end
+    context = _context(flat, start)
     near = context[-90:]
-    if _PARTY_CONTEXT.search(near) or _ENTITY_ADDRESS.search(near):
+    if _not_the_premises(near) or _CONTACT_AFTER.match(flat.text, end):
         return None
+    if _ON_FLOOR_OF.search(flat.text, start, address.street_start):
+        return "premises clause", CLAUSE
     if _DEFINITION_BEFORE.search(context):
         return "definition", DEFINITION
-    if _LABEL_BEFORE.search(near) and (street.start() < main.opener_start or ":" in near):
+    label = _LINE_LABEL.search(near)
+    if label and flat.starts_line(start - len(near) + label.start()):
         return "summary", LABEL
-    if _PREMISES_CONTEXT.search(near):
-        if main.opener_end and street.start() < main.opener_start:
+    if _LABEL_BEFORE.search(near) and (start < main.opener_start or ":" in near):
+        return "summary", LABEL
+    if _PREMISES_CONTEXT.search(near) or _STRONG_PREMISES.search(near):
+        if main.opener_end and start < main.opener_start:
             return "cover", COVER  # "For certain premises at ...", "PREMISES: ..." on a cover
         return "premises clause", CLAUSE
     return None
+
+
+def _streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
+    """Every numbered street in the agreement, and every English street without a number
+    that a postcode follows ("Dansom Lane, Hull HU8 7DS")."""
+    found = list(STREET.finditer(flat.text, main.start, main.end))
+    for named in _named_streets(flat, main):
+        tail = TAIL.match(flat.text, named.end())
+        if tail is None or not tail.group("postcode"):
+            continue
+        if re.search(r"\d\s*$", flat.text[max(0, named.start() - 3) : named.start()]):
+            continue  # the name of a numbered street
+        if not any(s.start() <= named.start() < s.end() for s in found):
+            found.append(named)
+    return sorted(found, key=lambda m: m.start())
+
+
+_POSTCODE = re.compile(rf"\b{UK_POSTCODE}\b")
+# A named street is at most this far before its postcode ("Dansom Lane, Hull HU8 7DS").
+_NAMED_REACH = 120
+
+
+def _named_streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
+    """Streets without a number, looked for only before an English postcode (cheap to find)."""
+    found: list[re.Match[str]] = []
+    for postcode in _POSTCODE.finditer(flat.text, main.start, main.end):
+        lo = max(main.start, postcode.start() - _NAMED_REACH, found[-1].end() if found else 0)
+        found += NAMED_STREET.finditer(flat.text, lo, postcode.start())
+    return found
 
 
 def premises_addresses(flat: FlatText, main: Agreement) -> list[tuple[Address, str, float]]:
     """Every street address the agreement states as the premises, with its source."""
     found = []
     suite = premises_suite(flat, main)
-    for street in STREET.finditer(flat.text, main.start, main.end):
-        source = _source(flat, main, street)
-        if source is None:
-            continue
+    for street in _streets(flat, main):
         context = _context(flat, street.start(), _SENTENCE)
         sentence = context + flat.text[street.start() : street.end() + 80]
         at = street.start() - len(context)
-        found.append((_address_at(flat, street, (at, sentence), suite), *source))
+        address = _address_at(flat, street, (at, sentence), suite)
+        source = _source(flat, main, address)
+        if source is not None:
+            found.append((address, *source))
     return found
-
-
-_ABBREVIATIONS = {
-    "north": "n",
-    "south": "s",
-    "east": "e",
-    "west": "w",
-    "street": "st",
-    "avenue": "ave",
-    "road": "rd",
-    "boulevard": "blvd",
-    "drive": "dr",
-    "lane": "ln",
-    "court": "ct",
-    "place": "pl",
-    "parkway": "pkwy",
-    "highway": "hwy",
-    "suite": "ste",
-}
-
-
-def street_key(line: str) -> str:
-    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
-    "2430 N. Halsted St." share a key)."""
-    match = STREET.search(line)
-    words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())
-    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
-
-
-def _same_street(a: str, b: str) -> bool:
-    return street_key(a) == street_key(b)
-
-
-_STATE_CODES = dict(
-    pair.split(":")
-    for pair in (
-        "alabama:al alaska:ak arizona:az arkansas:ar california:ca colorado:co connecticut:ct "
-        "delaware:de florida:fl georgia:ga hawaii:hi idaho:id illinois:il indiana:in iowa:ia "
-        "kansas:ks kentucky:ky louisiana:la maine:me maryland:md massachusetts:ma michigan:mi "
-        "minnesota:mn mississippi:ms missouri:mo montana:mt nebraska:ne nevada:nv "
-        "newhampshire:nh newjersey:nj newmexico:nm newyork:ny northcarolina:nc northdakota:nd "
-        "ohio:oh oklahoma:ok oregon:or pennsylvania:pa rhodeisland:ri southcarolina:sc "
-        "southdakota:sd tennessee:tn texas:tx utah:ut vermont:vt virginia:va washington:wa "
-        "westvirginia:wv wisconsin:wi wyoming:wy districtofcolumbia:dc victoria:vic "
-        "newsouthwales:nsw queensland:qld"
-    ).split()
-)
-
-
-def _part_key(part: str) -> str:
-    """One spelling of an address part: "Texas" and "TX" are one state."""
-    key = re.sub(r"[^a-z0-9]", "", part.lower())
-    return _STATE_CODES.get(key, key)
 
 
 def _disagreements(addresses: list[Address]) -> list[str]:
@@ -309,8 +351,9 @@ def _disagreements(addresses: list[Address]) -> list[str]:
     names = ("suite", "city", "state", "postcode")
     out = []
     for index, name in enumerate(names):
-        values = {_part_key(part) for part in (a.parts[index] for a in addresses) if part}
-        if len(values) > 1:
+        values = {part_key(part) for part in (a.parts[index] for a in addresses) if part}
+        # One statement naming more localities ("Milton Park, Abingdon") is no disagreement.
+        if any(a not in b and b not in a for a in values for b in values):
             out.append(name)
     return out
 
@@ -356,7 +399,7 @@ def _suite_left_out(flat: FlatText, main: Agreement, address: Address) -> bool:
         before = flat.text[max(0, suite.start() - 80) : suite.start()]
         if _PARTY_CONTEXT.search(before) or _ENTITY_ADDRESS.search(before):
             continue
-        if STREET.search(before[-45:]) and not _same_street(before[-45:], address.line):
+        if STREET.search(before[-45:]) and not same_street(before[-45:], address.line):
             continue  # part of another address line
         if re.sub(r"\W", "", suite.group(0)) not in line:
             return True
@@ -371,29 +414,46 @@ def extract_premises(document: Document) -> list[RawField]:
     cues: list[Cue] = []
     for address, source, weight in found:
         # The same street stated again in another premises sentence: a restatement.
-        if any(c.source == source and _same_street(c.value, address.line) for c in cues):
+        if any(c.source == source and same_street(c.value, address.line) for c in cues):
             source, weight = "restated", RESTATED
         strong = source != "restated" and _clean_statement(flat, main, address, suite)
         if strong:
             source, weight = "clean premises statement", CLEAN
         cues.append(Cue(address.line, address.start, address.end, source, weight, strong))
-    best = resolve("premises_address", cues, flat, _same_street)
+    best = resolve("premises_address", cues, flat, same_street)
     if best is None or best.value is None:
         return []
-    same = [a for a, _, _ in found if _same_street(a.line, best.value)]
-    fullest = max(same, key=lambda a: len(a.line))
-    if fullest.line != best.value:
-        # The most complete statement of the same street is the value, and what is cited.
+    same = [a for a, _, _ in found if same_street(a.line, best.value)]
+    # The most complete statement of the same street is the value, and what is cited: one
+    # that states the whole line itself before one assembled from parts stated elsewhere.
+    fullest = max(same, key=lambda a: (len(a.line), not a.assembled))
+    if fullest.line != best.value or not fullest.assembled:
         cited = flat.field(best.name, fullest.line, 0.0, fullest.start, fullest.end, best.notes)
         cited.evidence, cited.doubts = best.evidence, best.doubts
-        cited.notes.append("the most complete statement of the same street")
+        if fullest.line != best.value:
+            cited.notes.append("the most complete statement of the same street")
         best = cited
     if fullest.assembled:
         spans = [(fullest.start, fullest.end), *fullest.elsewhere]
         best.inputs = [flat.cited(start, end) for start, end in spans]
         best.evidence[ASSEMBLED_FEATURE] = 1.0
-    _, city, state, _ = fullest.parts
-    best.evidence[COMPLETE_FEATURE] = 1.0 if city and state else 0.0
+    _, city, state, postcode = fullest.parts
+    best.evidence[COMPLETE_FEATURE] = 1.0 if city and (state or postcode) else 0.0
     for part in _disagreements(same):
         add_caveat(best, f"statements of the address disagree on the {part}")
+    if _part_of_a_floor(flat, fullest):
+        add_caveat(best, "the premises are part of a floor: the line is the building's address")
     return [best]
+
+
+def _part_of_a_floor(flat: FlatText, address: Address) -> bool:
+    """ "Premises means those parts of the sixth floor of the Building": the floor joined
+    the building's address from a description that lets only part of it."""
+    return any(
+        re.search(r"(?i)\bparts?\s+of\s+the\s+$", flat.text[max(0, start - 20) : start])
+        for start, _ in address.elsewhere
+    )
+
+
+# STREET and street_key are the address grammar's: re-exported for their older callers.
+__all__ = ["STREET", "extract_premises", "premises_addresses", "premises_suite", "street_key"]

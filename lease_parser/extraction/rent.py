@@ -44,9 +44,23 @@ _OTHER_LABEL = (
     r"\blate\s+(?:charge|fee)\b|\binterest\b|\bpenalt(?:y|ies)\b|\ballowance\b|\bcredit\b|"
     r"\bcommission\b|\bfee\b|\btax(?:es)?\b|\binsurance\b|\boperating\s+(?:costs?|expenses?)\b|"
     r"\bcommon\s+area\b|\bcam\b|\butilit(?:y|ies)\b|\bexample\b|\be\.g\.|\bcost\b|"
-    r"\bpurchase\s+price\b|\bup\s+to\b|\bnot\s+to\s+exceed\b|\bin\s+excess\s+of\b|\bexceeds?\b"
+    r"\bpurchase\s+price\b|\bup\s+to\b|\bnot\s+to\s+exceed\b|\bin\s+excess\s+of\b|\bexceeds?\b|"
+    r"\btotal\s*:|\bloan\b|\bmortgage\b"
 )
-_LABEL = re.compile(rf"(?i)(?P<other>{_OTHER_LABEL})|(?P<base>{_BASE_LABEL})")
+# "Total Rent Due Monthly $775.00": what the tenant pays each month, rent and charges
+# together; the rent itself only when no charge is itemised beside it (a weak cue).
+_TOTAL_LABEL = (
+    r"\btotal\s+(?:monthly\s+)?(?:rent|rental|amount|payment)s?\s+due\s+"
+    r"(?:monthly|each\s+month|per\s+month)\b"
+)
+_LABEL = re.compile(
+    rf"(?i)(?P<total>{_TOTAL_LABEL})|(?P<other>{_OTHER_LABEL})|(?P<base>{_BASE_LABEL})"
+)
+# "Rent Income $1,095.00 Total: $1,104.50 per month": items of a list whose total is monthly.
+_ITEMISED_MONTHLY = re.compile(
+    r"(?i)(?:\s*[A-Za-z][\w/' -]{0,40}?:?\s*\$\s?\d[\d,]*(?:\.\d\d)?)*"
+    r"\s*total\s*:?\s*\$\s?\d[\d,]*(?:\.\d\d)?\s*(?:per\s+month|monthly|each\s+month)\b"
+)
 _OTHER = re.compile(rf"(?i){_OTHER_LABEL}")
 # Rent of other space than the premises.
 _OTHER_SPACE = (
@@ -74,6 +88,7 @@ MIN_MONTHLY = Decimal("100")
 MIN_ANNUAL = Decimal("1000")
 
 CLAUSE_WEIGHT = 0.55
+TOTAL_WEIGHT = 0.35
 SUMMARY_WEIGHT = 0.58
 SCHEDULE_WEIGHT = 0.5
 WORDS_WEIGHT = 0.3
@@ -107,6 +122,10 @@ def _unit(text: str, mention: MoneyMention, label: re.Match[str], lead: str) -> 
     between label and amount, right after it, then earlier in the sentence."""
     if mention.per is not Per.NONE:
         return mention.per
+    if label.groupdict().get("total") or _ITEMISED_MONTHLY.match(
+        text, mention.end, mention.end + 160
+    ):
+        return Per.MONTH
     tail = text[mention.end : mention.end + 30].lstrip(" ,)")
     for words in (label.group(0), lead[label.end() :], tail[:20], lead[: label.start()]):
         monthly = _MONTHLY_CONTEXT.search(words)
@@ -130,6 +149,8 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     if named is not None and _OTHER.fullmatch(named.group("what")):
         return None
     label = nearest_label(lead, _LABEL)
+    if label is not None and re.match(r"(?i)total\s*:", label.group(0)):
+        return None  # the sum of the items before it, whatever the words after call it
     if label is None or label.group("other"):
         if named is None:
             return None
@@ -142,6 +163,8 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     )
     if _WEAK_LABEL.fullmatch(label.group("what") if label is named else label.group(0)):
         weight -= 0.15  # "rent" or "shall pay $X per month" alone is weaker than "Base Rent"
+    if label is not named and label.group("total"):
+        source, weight = "rent total", TOTAL_WEIGHT
     value = f"{mention.amount:.2f}"
     return unit, Cue(value, mention.start, mention.end, source, weight)
 

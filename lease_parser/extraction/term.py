@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from lease_parser.extraction.anchored import searched_near
 from lease_parser.extraction.base import RawField
@@ -70,6 +71,24 @@ _LENGTH_CLAUSES = (
         )
     ),
 )
+# "Resident hereby leases a 1 unit for a period of 14 months", "Landlord rents the
+# apartment to Tenant for a term of one (1) year": the letting verb states the term.
+_LETS_FOR = searched_near(re.compile(r"(?i)\b(?:leas|rent|let|demis)"), before=0, after=200)(
+    re.compile(
+        rf"(?i)\b(?:leases?|rents?|lets?|demises?)\b{_GAP}{{0,90}}?\bfor\s+(?:a|an\s+initial)\s+"
+        rf"(?:period|term)\s+of\s+(?P<duration>{_DURATION})"
+    )
+)
+# '"Duration of The Lease" - A period of 60 months', "Tenancy Period: 12 months": a
+# defined or labelled period that names the lease or tenancy.
+_PERIOD_LABEL = searched_near(re.compile(r"(?i)\b(?:duration|period)\b"), before=40, after=120)(
+    re.compile(
+        r"(?i)\b(?:(?:duration|period)\s+of\s+(?:the\s+|this\s+)?(?:lease|tenancy|sublease)|"
+        r"(?:lease|tenancy|rental|sublease)\s+(?:duration|period))\b\W{0,4}\s*(?:[:=-]|means|shall\s+mean|"
+        r"is)?\s*(?:\W\s*)?(?:a\s+(?:period|term)\s+of\s+|approximately\s+)?"
+        rf"(?P<duration>{_DURATION})"
+    )
+)
 _RENEWAL = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option\w*|additional|further|successive|holdover|"
     r"holds?\s+over|holding\s+over|master|prime|underlying|original\s+lease|notice|amort\w*|"
@@ -78,8 +97,8 @@ _RENEWAL = re.compile(
 _TERM_LABEL = _near_term_word(
     re.compile(
         r"(?i)(?<![\w'])(?:(?:(?:initial|original|sub)?lease\s+|sublease\s+|initial\s+)?term"
-        r"(?:\s+of\s+(?:the\s+)?(?:sub)?lease)?|(?:years\s+)?firm(?:\s+term)?)\s*:?\s*"
-        rf"(?P<duration>{_DURATION})"
+        r"(?:\s+of\s+(?:the\s+)?(?:sub)?lease)?|(?:years\s+)?firm(?:\s+term)?)\s*[:.]?\s*"
+        rf"(?:approximately\s+|a\s+(?:period|term)\s+of\s+)?(?P<duration>{_DURATION})"
     )
 )
 _NTH_MONTH_END = re.compile(
@@ -95,7 +114,8 @@ _EVENT = re.compile(
 )
 # "commencing on March 1, 2008", "beginning March 1, 2024" (the date right after the verb).
 _START = re.compile(
-    r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:(?:on|as\s+of|from)\s+(?:the\s+)?)?$"
+    r"(?i)\b(?:commenc\w*|begin\w*|start\w*)\s+(?:(?:on|as\s+of|from)\s+(?:the\s+)?)?"
+    r"(?:(?:the\s+)?first\s+day\s+of\s+)?$"
     r"|\bfrom\s+and\s+including\s+$"
 )
 # "Commencement Date: Subject to Section 2.1 of Schedule F, February 1, 2023"
@@ -106,7 +126,7 @@ _START_LABEL = re.compile(
 )
 _END = re.compile(
     r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
-    r"(?:the\s+)?$|\b(?:ending|expiring)\s+$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
+    r"(?:the\s+)?(?:last\s+day\s+of\s+)?$|\b(?:ending|expiring)\s+$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
     r"(?:[^.;]{0,40}?\s+of\s+)?$|\bto\s+and\s+including\s+$"
 )
 _END_LABEL = re.compile(
@@ -123,7 +143,10 @@ _DEFINES_END = re.compile(
 _NOT_OURS = re.compile(
     r"(?i)\b(?:master|prime|underlying|over)\s*lease\b|\brent\b|\bpay\w*|\binstal\w*|"
     r"\bto\s+terminate\b|\boption\b|\bnotice\b|\bif\b|\bguarant\w*|\bletter\s+of\s+credit\b|"
-    r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b"
+    r"\binsurance\b|\bscheduled\b|\bestimated\b|\banticipated\b|\bprojected\b|\btarget\b|"
+    # A date the lease may end on early is not the date it ends on.
+    r"\b(?:may|might|could)\s+(?:be\s+)?terminat\w*|\bearly\s+terminat\w*|\bsooner\b|"
+    r"\bright\s+to\s+terminate\b|\bdiplomatic\b"
 )
 
 TERM_CLAUSE = 0.6
@@ -147,7 +170,7 @@ def _count(match: re.Match[str], n: int) -> tuple[int, bool | None] | None:
     spelled = words_to_int(words) if words else None
     figure = int(fig or bare) if (fig or bare) else None
     number = figure if figure is not None else spelled
-    if number is None or number <= 0:
+    if number is None or number < 0:
         return None
     agree = None if spelled is None or figure is None else spelled == figure
     return number, agree
@@ -171,8 +194,9 @@ def parse_duration(match: re.Match[str]) -> Length | None:
     return Length(total, agree)
 
 
-# A sentence boundary: ". The", "; and" -- not "p.m. on", "No. 5", "this. lease" (OCR).
-_BOUNDARY = re.compile(r"(?<=[a-z0-9)\"\]]{2})[.;]\s+(?=[A-Z0-9\"(])|;\s+")
+# A sentence boundary: ". The", "; and", "SECURITY DEPOSIT. 1.2" -- not "p.m. on", "No. 5",
+# "this. lease" (OCR).
+_BOUNDARY = re.compile(r"(?:(?<=[a-z0-9)\"\]]{2})|(?<=[A-Z]{3}))[.;]\s+(?=[A-Z0-9\"(])|;\s+")
 
 
 def _sentence_before(text: str, start: int, chars: int) -> str:
@@ -185,7 +209,7 @@ def _sentence_before(text: str, start: int, chars: int) -> str:
 def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
     cues: list[Cue] = []
     text = flat.text
-    for pattern in _LENGTH_CLAUSES:
+    for pattern in (*_LENGTH_CLAUSES, _LETS_FOR):
         for clause in pattern.finditer(text, main.start, main.end):
             duration_end = clause.end("duration")
             context = (
@@ -195,7 +219,10 @@ def _length_cues(flat: FlatText, main: Agreement) -> list[Cue]:
             if _RENEWAL.search(context):
                 continue
             cues.extend(_length_cue(clause, "term clause", TERM_CLAUSE, cues))
-    for label in _TERM_LABEL.finditer(text, main.start, main.end):
+    for label in (
+        *_TERM_LABEL.finditer(text, main.start, main.end),
+        *_PERIOD_LABEL.finditer(text, main.start, main.end),
+    ):
         lead = text[max(0, label.start() - 12) : label.start()]
         if not _RENEWAL.search(lead + _sentence_before(text, label.start(), 40) + label.group(0)):
             cues.extend(_length_cue(label, "summary", TERM_LABEL, cues))
@@ -286,7 +313,42 @@ def _date_cues(flat: FlatText, main: Agreement, starts: bool, amendment: bool) -
     return cues
 
 
-_TERM_CONTEXT = re.compile(r"(?i)\bterm\b|\blease\b|\bsublease\b|\bagreement\b")
+# "from June 1, 2022 to May 31, 2023", "Lease Term: June 1, 2022 through May 31, 2023":
+# the term's first and last day as a range.
+_RANGE_BEFORE = re.compile(
+    r"(?i)(?:\bfrom(?:\s+and\s+including)?|\b(?:term|period|tenancy|dates?)\s*:?)\s+(?:the\s+)?$"
+)
+_RANGE_BETWEEN = re.compile(
+    r"(?i)\s*,?\s*(?:(?:up\s+)?to(?:\s+and\s+including)?|through|thru|until|till|-|\u2013)\s*"
+    r"(?:the\s+)?"
+)
+
+
+def _range_cues(flat: FlatText, main: Agreement) -> tuple[list[Cue], list[Cue]]:
+    """Commencement and expiration cues from a stated range of the term's dates."""
+    starts: list[Cue] = []
+    ends: list[Cue] = []
+    mentions = dates_in(flat, main.start, main.end)
+    for first, last in pairwise(mentions):
+        if not _RANGE_BETWEEN.fullmatch(flat.text, first.end, last.start):
+            continue
+        sentence = _sentence_before(flat.text, first.start, 160)
+        if not (_RANGE_BEFORE.search(sentence) and _TERM_CONTEXT.search(sentence)):
+            continue
+        if _NOT_OURS.search(sentence) or re.search(r"(?i)\bextend", sentence):
+            continue
+        if first.value >= last.value:
+            continue
+        source = "summary" if ":" in sentence[-40:] else "term clause"
+        weight = DATE_LABEL if source == "summary" else DATE_CLAUSE
+        starts.append(Cue(first.value.isoformat(), first.start, first.end, source, weight))
+        ends.append(Cue(last.value.isoformat(), last.start, last.end, source, weight))
+    return starts, ends
+
+
+_TERM_CONTEXT = re.compile(
+    r"(?i)\bterms?\b|\blease\b|\bsublease\b|\bagreement\b|\btenancy\b|\brental\s+period\b"
+)
 
 
 def extract_term(document: Document) -> list[RawField]:
@@ -295,10 +357,12 @@ def extract_term(document: Document) -> list[RawField]:
     kind = classify_flat(flat)
     amendment = kind is DocumentKind.AMENDMENT
     fields: dict[str, RawField] = {}
+    range_starts, range_ends = ([], []) if amendment else _range_cues(flat, main)
     cue_sets = {
         "term_months": [] if amendment else _length_cues(flat, main) + _schedule_cues(flat, main),
-        "commencement_date": _date_cues(flat, main, starts=True, amendment=amendment),
-        "expiration_date": _date_cues(flat, main, starts=False, amendment=amendment),
+        "commencement_date": _date_cues(flat, main, starts=True, amendment=amendment)
+        + range_starts,
+        "expiration_date": _date_cues(flat, main, starts=False, amendment=amendment) + range_ends,
     }
     for name, cues in cue_sets.items():
         best = resolve(name, cues, flat)

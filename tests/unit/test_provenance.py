@@ -70,7 +70,9 @@ def says(name: str, value: str, text: str) -> bool:
     if name in ("base_rent_monthly", "base_rent_annual", "security_deposit", "cam_monthly"):
         return Decimal(value) in {m.amount for m in find_money(text)} | numbers_in(text)
     if name in DATE_FIELDS:
-        return value in {d.value.isoformat() for d in find_dates(text)}
+        # A numeric date cited alone may be day first: its document writes dates that way.
+        both = (*find_dates(text), *find_dates(text, day_first=True))
+        return value in {d.value.isoformat() for d in both}
     if name in NOTICE_FIELDS:
         window = json.loads(value)
         counts = [window["least"]["count"]] + ([window["most"]["count"]] if window["most"] else [])

@@ -253,3 +253,49 @@ def test_areas_that_add_up_to_nothing_stated_are_left_alone() -> None:
         "feet on the second floor."
     )
     assert sqft(text) is None
+
+
+# ---------------------------------------------------------------- the building's area is not
+# the premises' (issue 19)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Premises: Approximately 28,994 rentable square feet on floors 2 and 3 of the Building "
+            "(54,731 rentable square feet).",
+            "28994",
+        ),
+        (
+            "1.2 Premises: Approximately 519,680 rentable square feet of the 1,104,320 rentable "
+            "square foot building known as Gateway Commerce Center.",
+            "519680",
+        ),
+        (
+            "The Premises contain 28,994 rentable square feet out of 54,731 rentable square "
+            "feet in the Building.",
+            "28994",
+        ),
+        (
+            "Building Rentable Area: 54,731 rentable square feet. Premises Rentable Area: 28,994 "
+            "rentable square feet.",
+            "28994",
+        ),
+    ],
+)
+def test_the_premises_area_beside_the_building_area(text: str, expected: str) -> None:
+    assert area(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Premises are located in a 1,104,320 square foot building.",
+        "The Building has a total rentable area of 54,731 rentable square feet.",
+        "The Building's rentable area is 54,731 square feet.",
+        "Premises: the second floor of the Building, which totals 54,731 rentable square feet.",
+    ],
+)
+def test_the_building_area_alone_is_not_the_premises_area(text: str) -> None:
+    assert area(text) is None

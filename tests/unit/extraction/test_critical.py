@@ -131,3 +131,16 @@ def test_a_break_date_after_the_expiration_is_in_doubt() -> None:
     )
     raw = extract_fields(document(HEAD + text + FILLER))["termination_option_date"]
     assert "break date within the term" in raw.doubts[Doubt.FAILED_RELATION]
+
+
+def test_a_notice_of_intent_to_vacate_is_not_a_renewal_notice() -> None:
+    """A residential lease that grants no renewal asks for notice before the tenant leaves."""
+    text = (
+        "ANYONE NOT WANTING TO RENEW THEIR LEASE AT THE END OF THE LEASE TERM SHALL PROVIDE A "
+        "60-DAY WRITTEN NOTICE OF INTENT TO VACATE PRIOR TO THE ENDING DATE OF THE LEASE. "
+        "Resident shall give sixty (60) days' notice of non-renewal prior to the expiration of "
+        "the Term."
+    )
+    read = fields(text)
+    assert "renewal_notice" not in read
+    assert "renewal_option_count" not in read

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lease_parser.extraction.dates import MONTHS, find_dates, parse_date
+from lease_parser.extraction.dates import MONTHS, find_dates, parse_date, writes_day_first
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,22 @@ def test_every_written_form_round_trips(day: dt.date) -> None:
         day.isoformat(),
     ):
         assert [d.value for d in find_dates(text)] == [day], text
+
+
+def test_a_date_that_can_only_be_day_first_is_read_day_first() -> None:
+    assert [d.value.isoformat() for d in find_dates("beginning on 14/09/2024")] == ["2024-09-14"]
+
+
+def test_a_document_that_writes_its_dates_day_first_is_read_day_first() -> None:
+    text = "Agreement dated 28/06/2024. Tenancy beginning on 14/09/2024 ending on 05/09/2025."
+    assert writes_day_first(text)
+    found = [d.value.isoformat() for d in find_dates(text, day_first=writes_day_first(text))]
+    assert found == ["2024-06-28", "2024-09-14", "2025-09-05"]
+    # An American lease's figures stay month first.
+    us = "commencing on 06/16/2023 and ending on 05/09/2024"
+    assert not writes_day_first(us)
+    assert [d.value.isoformat() for d in find_dates(us)] == ["2023-06-16", "2024-05-09"]
+
+
+def test_two_digit_years() -> None:
+    assert [d.value.isoformat() for d in find_dates("made this 9/24/23 day")] == ["2023-09-24"]

@@ -160,3 +160,40 @@ def test_months_of_rent_that_do_not_add_up_check_nothing() -> None:
     found = by_name(extract_financials(document(text + FILLER)))["security_deposit"]
     assert found.evidence["checks"] == 0
     assert not any("monthly rent" in note for note in found.notes)
+
+
+# ---------------------------------------------------------------- what is not the security
+# deposit (issue 19)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a pet deposit, a key deposit, a holding deposit
+        "Tenant shall pay a pet deposit of $300.00 for each pet.",
+        "A key deposit of $100.00 is due at move-in.",
+        "The holding deposit of $250.00 will be applied to the first month's rent.",
+        # a fee after the deposit's name
+        "If Tenant fails to give notice, Tenant forfeits the security deposit and shall pay a "
+        "$100.00 administration fee.",
+        "Upon move-out the security deposit will be charged $100 cleaning fee.",
+        # a threshold in a covenant, and a letter of credit's rights
+        "Excluded Assets: (i) letter of credit rights (other than to the extent a lien on such "
+        "rights can be perfected by filing a UCC-1), and commercial tort claims with a value of "
+        "less than Fifteen Million and No/100 Dollars ($15,000,000.00).",
+        # a loan
+        "The security for the loan of $2,000,000.00 shall be a mortgage on the Property.",
+    ],
+)
+def test_other_deposits_fees_and_sums_are_not_the_security_deposit(text: str) -> None:
+    assert deposit(text + FILLER) is None
+
+
+def test_the_security_deposit_beside_a_pet_deposit() -> None:
+    text = (
+        "Security Deposit: $1,300.00. Pet Deposit: $300.00. The security deposit is held "
+        "against damage." + FILLER
+    )
+    found = deposit(text)
+    assert found is not None
+    assert found.value == "1300.00"

@@ -98,3 +98,36 @@ def test_a_limit_on_renewals_is_not_a_denial() -> None:
         "shall have no option to renew this Lease beyond the expiration of the last Renewal Term."
     )
     assert count == "2"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "count", "term"),
+    [
+        (
+            "Tenant shall have the option to renew this Lease for one additional term of five "
+            "(5) years. The option to renew may not be exercised if Tenant is then in default.",
+            "1",
+            "60",
+        ),
+        (
+            "Tenant is granted the right to extend the Term for a period of three (3) years on "
+            "the terms below. Tenant shall have no right to extend the Term except as provided "
+            "in this Section 3.",
+            "1",
+            "36",
+        ),
+    ],
+)
+def test_a_lease_that_grants_an_option_never_has_none(sentence: str, count: str, term: str) -> None:
+    assert options(sentence) == (count, term)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The option to extend may not be exercised while Tenant is in default.",
+        "Tenant shall have no right to extend the Term except as set out in the Rider.",
+    ],
+)
+def test_a_condition_on_an_option_is_not_a_denial(sentence: str) -> None:
+    assert options(sentence)[0] != "0"

@@ -89,7 +89,8 @@ def test_a_party_suite_in_the_same_sentence_is_not_the_premises_suite() -> None:
         'Suite 800, Salem, Oregon ("Landlord") and Nimbus Inc. ("Tenant") of premises known as '
         "the ground floor at 19 Crane Street, Salem, Oregon 97301." + FILLER
     )
-    assert premises(text) == "19 Crane Street, Salem, Oregon 97301"
+    # The floor is stated with the street: part of the line (the party's suite is not).
+    assert premises(text) == "ground floor, 19 Crane Street, Salem, Oregon 97301"
 
 
 def test_two_agreeing_statements() -> None:
@@ -282,3 +283,141 @@ def test_a_county_is_not_read_as_the_city() -> None:
     assert raw.value == "1179 Center Point Drive, Nevada 89074"
     assert raw.evidence["complete"] == 0  # no city: not a complete address
     assert raw.evidence["strong"] == 0
+
+
+# ---------------------------------------------------------------- the whole line, in the
+# forms residential, English and Canadian leases use (issue 19)
+
+
+@pytest.mark.parametrize(
+    ("clause", "expected"),
+    [
+        (
+            "the premises located at 10 Upton Avenue, Ft. Lauderdale, Florida 33301.",
+            "10 Upton Avenue, Ft. Lauderdale, Florida 33301",
+        ),
+        (
+            "the premises located at 7 Olive Street, St. Louis, Missouri 63101.",
+            "7 Olive Street, St. Louis, Missouri 63101",
+        ),
+        (
+            "the premises located at 10 Main Street, 4th Floor, Boston, Massachusetts 02110.",
+            "10 Main Street, 4th Floor, Boston, Massachusetts 02110",
+        ),
+        (
+            "the premises known as Suite 400, 10 Main Street, Boston, Massachusetts 02110.",
+            "Suite 400, 10 Main Street, Boston, Massachusetts 02110",
+        ),
+        (
+            "the premises located at 1031 Hartford Street - Unit 6 Lafayette, IN 47904.",
+            "1031 Hartford Street, Unit 6, Lafayette, IN 47904",
+        ),
+        (
+            "the premises located at 8 King Street East, Suite 1802, Toronto, Ontario M5C 1B5.",
+            "8 King Street East, Suite 1802, Toronto, Ontario M5C 1B5",
+        ),
+        (
+            "the premises located at 100 Collins Street, Level 5, Melbourne, Victoria 3000.",
+            "100 Collins Street, Level 5, Melbourne, Victoria 3000",
+        ),
+        (
+            "the premises located at 13590 SW 134 Avenue, Suites 213 and 214, Miami, Florida.",
+            "13590 SW 134 Avenue, Suites 213 and 214, Miami, Florida",
+        ),
+    ],
+)
+def test_the_parts_stated_with_the_street_are_read_whole(clause: str, expected: str) -> None:
+    assert premises(PREAMBLE + "Landlord leases to Tenant " + clause + FILLER) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "1.1 PARTIES This Lease Contract is between you, the resident: Kara Stone and us, "
+            "the owner/agent: Greenbush 64, LLC You've agreed to rent the property located at\n"
+            "6009 Arrowhead Boulevard\nKokomo, IN 46902\nfor use as a private residence only.",
+            "6009 Arrowhead Boulevard, Kokomo, IN 46902",
+        ),
+        (
+            "RESIDENTIAL LEASE\nResident Name: Jane Doe\nPremises: Apartment No. 755, 755 Dublin "
+            "Drive, Pendleton, Indiana 46064\nMonthly Rent: $775.00",
+            "Apartment No. 755, 755 Dublin Drive, Pendleton, Indiana 46064",
+        ),
+        (
+            "RESIDENTIAL LEASE\nOwner: Oak Homes LLC\nAddress of Premises: 22 Elm Street, Unit 3, "
+            "Columbus, OH 43201\nLease Term: 12 months",
+            "22 Elm Street, Unit 3, Columbus, OH 43201",
+        ),
+        (
+            "ASSURED SHORTHOLD TENANCY AGREEMENT\nThe Landlord: Kelaty Propco Limited\n"
+            "The Property: Room A, Pavilion Court, 20 First Way, Wembley, London HA9 0PE\n"
+            "The Term: 51 weeks",
+            "Room A, Pavilion Court, 20 First Way, Wembley, London HA9 0PE",
+        ),
+        (
+            "Tenancy Agreement\n(Tenant)\nKarim Ahmed\nResidence E104:RoomA, Pavilion Court, 20 "
+            "First Way, Wembley London, HA9 0PE\nRoom type Classic",
+            "E104:RoomA, Pavilion Court, 20 First Way, Wembley London, HA9 0PE",
+        ),
+        (
+            "LR4. Property. 85b on the first floor of 85 Park Drive Milton Park, Abingdon, "
+            "Oxfordshire, OX14 4RY shown edged red on the Plan.",
+            "85b, first floor, 85 Park Drive, Milton Park, Abingdon, Oxfordshire, OX14 4RY",
+        ),
+        (
+            "Property means the land and buildings at Dansom Lane, Hull HU8 7DS as registered "
+            "at the Land Registry.",
+            "Dansom Lane, Hull HU8 7DS",
+        ),
+    ],
+)
+def test_residential_and_english_forms(text: str, expected: str) -> None:
+    assert premises(text + FILLER) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a deposit scheme's address
+        "Tenancy Deposit £ 150.00. The Deposit is safeguarded by the Tenancy Deposit Scheme, "
+        "which is administered by: West Wing, First Floor, The Maylands Building, 200 Maylands "
+        "Avenue, Hemel Hempstead, HP2 7TG Telephone 0300 037 1001.",
+        # the property manager's office in a signature block
+        "Owner or Owner's Representative (Signs below) Date of Signing Property Manager 101 "
+        "Shamrock Circle, Pendleton IN 46064 (765) 778-1177 04/13/2023",
+        # an office address in a signature block
+        "IN WITNESS WHEREOF the parties have signed. LANDLORD: Oak Homes LLC By: Ann Lee "
+        "Title: Manager Address: 1075 Broad Ripple Avenue, Indianapolis, IN 46220",
+        # a building address followed by the office's telephone
+        "Please contact the leasing office at the building located at 50 Park Road, Reno, "
+        "Nevada 89501, telephone (775) 555-0100.",
+    ],
+)
+def test_other_addresses_are_not_the_premises(text: str) -> None:
+    assert premises(text + FILLER) is None
+
+
+def test_a_deposit_scheme_address_does_not_displace_the_premises() -> None:
+    text = (
+        "The Property: Room A, Pavilion Court, 20 First Way, Wembley, London HA9 0PE\n"
+        "The Deposit is safeguarded by the Tenancy Deposit Scheme, which is administered by: "
+        "West Wing, First Floor, The Maylands Building, 200 Maylands Avenue, Hemel Hempstead, "
+        "HP2 7TG."
+    )
+    raw = read(text + FILLER)
+    assert raw.value == "Room A, Pavilion Court, 20 First Way, Wembley, London HA9 0PE"
+    assert raw.evidence["complete"] == 1
+
+
+def test_a_floor_the_premises_definition_names_joins_the_building_address() -> None:
+    text = (
+        "1.7 Building means the land situated at 7-11 Finsbury Circus, London EC2M 7DH "
+        "together with the building known as River Plate House; 1.35 Premises means those "
+        "parts of the sixth floor of the Building shown edged blue on Plan No. 2;"
+    )
+    raw = read(text + FILLER)
+    assert raw.value == "7-11 Finsbury Circus, Sixth Floor, London EC2M 7DH"
+    assert raw.evidence["assembled"] == 1
+    # Part of a floor: the address is the building's, and a person checks the line.
+    assert "part of a floor" in raw.doubts[Doubt.CAVEAT]

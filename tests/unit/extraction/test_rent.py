@@ -372,3 +372,49 @@ def test_a_heading_listing_other_topics_does_not_exclude_the_rent() -> None:
         "of $4,000.00 per month."
     )
     assert fields["base_rent_monthly"].value == "4000.00"
+
+
+# ---------------------------------------------------------------- residential forms (issue 19)
+
+
+@pytest.mark.parametrize(
+    ("text", "monthly"),
+    [
+        # itemised charges and their total: the rent is the rent item, not the total
+        (
+            "1.3 RENTS AND CHARGES You shall pay Liability to Landlord Insurance $9.50 Rent "
+            "Income $1,095.00 Total: $1,104.50 per month for rent. The first month's rent shall "
+            "be due prior to move-in.",
+            "1095.00",
+        ),
+        # the total due each month, where no other charge is owed
+        (
+            "1.3 RENT Total Amount Due Broken Down as Follows: Total Rent for the Lease Term "
+            "$10,850 Pet Rent $0 Garage/Other $0 Total Rent Due Monthly $775.00 Resident agrees "
+            "to pay Landlord the total amount due per month as rent.",
+            "775.00",
+        ),
+        ("RESIDENTIAL LEASE Monthly Rent: $775.00 Security Deposit: $775.00", "775.00"),
+        (
+            "Tenant shall pay monthly rent of $1,000.00 for the first twelve months and "
+            "$1,050.00 per month thereafter.",
+            "1000.00",
+        ),
+    ],
+)
+def test_residential_rent(text: str, monthly: str) -> None:
+    assert rent(text)["base_rent_monthly"].value == monthly
+
+
+def test_a_total_over_the_term_at_a_monthly_rate_is_not_monthly() -> None:
+    text = (
+        "1.4 RENT The Tenant agrees to pay as rent for the Premises the total sum of $54,000 at "
+        "the rate of $4,500 per month to be paid in advance."
+    )
+    assert rent(text)["base_rent_monthly"].value == "4500.00"
+
+
+def test_an_amount_named_as_rent_after_it_without_a_period() -> None:
+    """The label after the figure has no named groups of the label before it (this crashed)."""
+    text = "On the first of every month, $1,450.00, which represents the monthly base rent, is due."
+    assert rent(text)["base_rent_monthly"].value == "1450.00"

@@ -223,3 +223,118 @@ def test_calendar_start_and_end_as_other_drafters_write_them(
 ) -> None:
     read = term(clause)
     assert (read["commencement_date"].value, read["expiration_date"].value) == (start, end)
+
+
+# ---------------------------------------------------------------- residential and English
+# forms, and lengths read whole (issue 19)
+
+
+@pytest.mark.parametrize(
+    ("clause", "start", "end"),
+    [
+        (
+            "The term of this lease shall be from June 1, 2022 to May 31, 2023.",
+            "2022-06-01",
+            "2023-05-31",
+        ),
+        ("Lease Term: June 1, 2022 through May 31, 2023.", "2022-06-01", "2023-05-31"),
+        (
+            "The terms of this tenancy shall commence on 02/01/2023 and end on 01/31/2024, and "
+            "thereafter, shall be month-to-month.",
+            "2023-02-01",
+            "2024-01-31",
+        ),
+        (
+            "LEASE TERM. Resident leases the unit for a period of 14 months for the term "
+            "beginning on the first day of 01/01/2023 and ending on the last day of 02/29/2024.",
+            "2023-01-01",
+            "2024-02-29",
+        ),
+        (
+            "Tenancy Period beginning on 14/09/2024 ending on 05/09/2025 (51 weeks). Agreement "
+            "dated 28/06/2024.",
+            "2024-09-14",
+            "2025-09-05",
+        ),
+        (
+            "The Term shall commence on 14th September 2024 and end on 5th September 2025.",
+            "2024-09-14",
+            "2025-09-05",
+        ),
+        ("The lease term shall begin on 9/24/23 and end on 8/31/24.", "2023-09-24", "2024-08-31"),
+    ],
+)
+def test_term_dates_as_residential_and_english_leases_write_them(
+    clause: str, start: str, end: str
+) -> None:
+    read = term(clause)
+    assert (read["commencement_date"].value, read["expiration_date"].value) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("clause", "months"),
+    [
+        (
+            "Lease Term. One hundred twenty-four (124) months, beginning on the Commencement Date.",
+            124,
+        ),
+        # a soft hyphen, dropped from the text: "twentyfour"
+        ("The Term shall be one hundred twenty\u00adfour (124) months.", 124),
+        (
+            "TERM OF LEASE: Approximately four (4) years, zero (0) months and zero (0) days "
+            "beginning on the Commencement Date and ending on the Termination Date.",
+            48,
+        ),
+        ("Term: three (3) years and zero (0) months.", 36),
+    ],
+)
+def test_term_lengths_read_whole(clause: str, months: int) -> None:
+    assert term(clause)["term_months"].value == str(months)
+
+
+def test_a_sentence_in_capitals_before_the_term_clause_ends_at_its_full_stop() -> None:
+    read = term(
+        "TENANTS SHALL PROVIDE A 60-DAY WRITTEN NOTICE OF INTENT TO VACATE. 1.2 LEASE DURATION "
+        "The terms of this tenancy shall commence on 02/01/2023 and end on 01/31/2024."
+    )
+    assert read["commencement_date"].value == "2023-02-01"
+    assert read["expiration_date"].value == "2024-01-31"
+
+
+@pytest.mark.parametrize(
+    ("clause", "months"),
+    [
+        ("LEASE TERM. Resident hereby leases a 1 unit for a period of 14 months.", 14),
+        ("Landlord rents the apartment to Tenant for a term of one (1) year.", 12),
+    ],
+)
+def test_the_letting_verb_states_the_term(clause: str, months: int) -> None:
+    assert term(clause)["term_months"].value == str(months)
+
+
+def test_a_renewal_let_for_a_period_is_not_the_term() -> None:
+    clause = "On renewal Landlord shall lease the Premises to Tenant for a period of five years."
+    assert "term_months" not in term(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Tenant may terminate this Lease on December 31, 2025 upon a transfer of its diplomat.",
+        "This Lease may be terminated on June 30, 2026 under the diplomatic clause below.",
+        "The Lease shall end on the Expiration Date or such sooner date on which it ends.",
+    ],
+)
+def test_a_date_the_lease_may_end_early_is_no_expiration(clause: str) -> None:
+    assert "expiration_date" not in term(clause)
+
+
+@pytest.mark.parametrize(
+    ("clause", "months"),
+    [
+        ('"Duration of The Lease" - A period of 60 months, beginning at The Date of Delivery.', 60),
+        ("Tenancy Period: 12 months from the Start Date.", 12),
+    ],
+)
+def test_a_labelled_lease_period_is_the_term(clause: str, months: int) -> None:
+    assert term(clause)["term_months"].value == str(months)
