@@ -12,7 +12,7 @@ DATA_DIR := $(CURDIR)/.lease_data
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run serve test unit integration lint format worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
+.PHONY: help install run serve test unit integration lint format docs worker eval calibrate bench soak recovery flower samples clean measure-parsing measure-web image image-test measure-dates bench-xlsx
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -55,6 +55,10 @@ lint: install ## ruff (lint + format check) and mypy --strict
 	$(VENV)/bin/ruff format --check lease_parser tests scripts
 	$(VENV)/bin/mypy
 
+# NO_MKDOCS_2_WARNING: mkdocs-material's banner about MkDocs 2.0 is not a problem of ours.
+docs: install ## the documentation site from docs/ into site/ (mkdocs build --strict: a broken link or a page missing from the nav fails)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 format: install ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix lease_parser tests scripts
 	$(VENV)/bin/ruff format lease_parser tests scripts
@@ -96,8 +100,8 @@ recovery: install ## time from a worker SIGKILL (whole worker, main process, chi
 samples: install ## regenerate the sample leases in samples/ (checked in)
 	$(PY) scripts/make_samples.py samples
 
-clean: ## remove caches and the embedded data directory of `make run`
-	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis $(DATA_DIR)
+clean: ## remove caches, the built site and the embedded data directory of `make run`
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis site $(DATA_DIR)
 
 measure-parsing: install ## parsing speed (ms/page vs pdfplumber), OCR s/page, peak memory on hostile files
 	$(PY) scripts/measure_parsing.py --corpus $(CORPUS)

@@ -139,7 +139,7 @@ class Settings(BaseSettings):
     s3_endpoint_url: str | None = None
     # Empty means "embedded default under data_dir" (sqlite:///<data_dir>/lease.db).
     store_url: str = ""
-    # Chosen from the cross-validated precision curve of `lease-parser eval` (README).
+    # Chosen from the cross-validated precision curve of `lease-parser eval` (docs/extraction.md).
     confidence_gate: float = Field(default=0.90, gt=0, le=1)
     # A model refitted with `lease-parser calibrate --out FILE`; unset: the one shipped.
     confidence_model: Path | None = None

@@ -257,7 +257,7 @@ Four Hundred Dollars ($8,400.00) upon signing this Lease."""
 
 # When each checked-in sample was first written, pinned: a PDF embeds its /CreationDate
 # (and fpdf2 derives its /ID from it), a DOCX its parts' zip times. With them fixed,
-# `make samples` rewrites the files byte for byte, so their hashes (in the README, the
+# `make samples` rewrites the files byte for byte, so their hashes (in docs/portfolio.md, the
 # tests) never move unless their content does.
 FIRST_WRITTEN = dt.datetime(2026, 11, 29, 21, 42, 28, tzinfo=dt.UTC)
 AMENDMENT_WRITTEN = dt.datetime(2026, 12, 1, 15, 42, 29, tzinfo=dt.UTC)

@@ -1,7 +1,7 @@
-"""Render the README's picture of the Excel abstract (docs/images/workbook.png).
+"""Render docs/portfolio.md's picture of the Excel abstract (docs/images/workbook.png).
 
 Exports the workbook from the store at LEASE_STORE_URL / LEASE_DATA_DIR (the sample leases
-after `make run` and the amendment approved: see the README), converts it to PDF with
+after `make run` and the amendment approved: see docs/portfolio.md), converts it to PDF with
 LibreOffice headless (Debian: libreoffice-calc-nogui) and its pages to PNG with pdftoppm
 (poppler-utils), and stacks the left part of the Portfolio sheet over the first lease's
 own sheet.

@@ -100,9 +100,9 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Lease abstraction: documents in, validated typed lease abstractions out.
 
-    Configuration comes from LEASE_* environment variables (see the README). Exit codes:
-    0 ok, 1 check failed, 2 usage, 3 configuration, 4 broker full, 5 not found,
-    6 a server is unreachable, 130 interrupted.
+    Configuration comes from LEASE_* environment variables (docs/configuration.md).
+    Exit codes: 0 ok, 1 check failed, 2 usage, 3 configuration, 4 broker full, 5 not
+    found, 6 a server is unreachable, 130 interrupted.
     """
 
 

@@ -247,7 +247,7 @@ def _subsets(paths: tuple[Path, ...]) -> dict[str, list[str]]:
 @click.option(
     "--check",
     is_flag=True,
-    help="Exit 1 unless the cross-validated targets are met (see the README).",
+    help="Exit 1 unless the cross-validated targets are met (docs/extraction.md).",
 )
 @click.option(
     "--in-sample-only",

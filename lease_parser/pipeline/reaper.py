@@ -24,7 +24,7 @@ Safety:
   list, ``redelivered`` flag) into a recorder, and the recorded pushes run in the script.
 - A message that is restored while its worker is in fact still running it (a worker cut
   off from Redis for longer than the heartbeat TTL) runs twice; the idempotent guard and
-  the store's conditional commit make the second run a no-op (README, "Reliability").
+  the store's conditional commit make the second run a no-op (docs/reliability.md).
 """
 
 from __future__ import annotations

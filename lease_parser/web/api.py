@@ -72,7 +72,7 @@ class SubmitRequest(BaseModel):
         default=None,
         max_length=2048,
         description="POSTed the document's state once it is final, signed "
-        "(X-Lease-Signature; see the README's webhooks)",
+        "(X-Lease-Signature; see docs/webhooks.md)",
     )
 
 

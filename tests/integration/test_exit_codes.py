@@ -1,6 +1,7 @@
-"""The README's exit-code table, checked row by row against the real CLI (subprocesses).
+"""The exit-code table of docs/commands.md, checked row by row against the real CLI
+(subprocesses).
 
-Each code the README promises has a scenario here that produces it, with the real parts:
+Each code the table promises has a scenario here that produces it, with the real parts:
 a redis-server (at maxmemory for 4), a broker on a dead port (6), a blocking command
 interrupted with SIGINT (130). A row added to the table without a scenario fails the
 test, and so does a scenario that exits otherwise, or one that prints a traceback.
@@ -21,12 +22,12 @@ import pytest
 
 from lease_parser.local import RedisServer, free_port, wait_for
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+COMMANDS_DOC = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
 UNKNOWN = "0123456789ab" + "c" * 52
 
 
-def readme_exit_codes() -> dict[int, str]:
-    section = README.read_text().split("### Exit codes", 1)[1].split("\n\n", 2)[1]
+def documented_exit_codes() -> dict[int, str]:
+    section = COMMANDS_DOC.read_text().split("\n## Exit codes", 1)[1].split("\n\n", 2)[1]
     rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", section, re.MULTILINE)
     return {int(code): meaning.strip() for code, meaning in rows}
 
@@ -101,12 +102,12 @@ SCENARIOS: dict[int, Scenario] = {
 }
 
 
-def test_every_exit_code_in_the_readme_has_a_scenario() -> None:
-    assert set(readme_exit_codes()) == set(SCENARIOS)
+def test_every_exit_code_in_the_docs_has_a_scenario() -> None:
+    assert set(documented_exit_codes()) == set(SCENARIOS)
 
 
 @pytest.mark.parametrize("code", sorted(SCENARIOS))
-def test_the_cli_exits_as_the_readme_says(
+def test_the_cli_exits_as_the_docs_say(
     code: int, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     env = {
@@ -115,7 +116,7 @@ def test_the_cli_exits_as_the_readme_says(
         "LEASE_RESULT_BACKEND": f"{redis_server.url}/1",
     }
     done = SCENARIOS[code](env, redis_server)
-    assert done.returncode == code, (readme_exit_codes()[code], done.stdout, done.stderr)
+    assert done.returncode == code, (documented_exit_codes()[code], done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     if code == 3:
         assert "LEASE_BROKER_URL" in done.stderr

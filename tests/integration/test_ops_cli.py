@@ -68,8 +68,8 @@ def test_flower_answers_401_without_credentials_and_200_with_them(
         assert http_status(base + "/", auth="ops:wrong") == 401
         assert http_status(base + "/", auth="ops:correct-horse") == 200
         assert http_status(base + "/api/workers") == 401
-        # Upstream leaves /metrics open even with auth on: why the README says to keep the
-        # port private. If this starts failing, Flower changed and the README can relax.
+        # Upstream leaves /metrics open even with auth on: why docs/operations.md says to keep the
+        # port private. If this starts failing, Flower changed and the docs can relax.
         assert http_status(base + "/metrics") == 200
         # The password never appears on Flower's command line.
         assert b"correct-horse" not in Path(f"/proc/{proc.pid}/cmdline").read_bytes()

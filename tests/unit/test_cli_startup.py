@@ -2,7 +2,7 @@
 
 Pinned by structure, not by a stopwatch: each command runs in a fresh interpreter and we
 look at which heavy libraries ended up in ``sys.modules``. The time itself is measured by
-scripts/measure_startup.py (README, "Start-up time").
+scripts/measure_startup.py (docs/performance.md, "Start-up time").
 """
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def test_review_show_prints_structured_values_in_words_in_aligned_columns(
 
 def test_make_samples_rewrites_the_checked_in_samples_byte_for_byte(tmp_path: Path) -> None:
     """Their PDFs embedded the time they were made (/CreationDate, and an /ID from it),
-    so every `make samples` changed their hashes and the README's examples."""
+    so every `make samples` changed their hashes and the docs' examples."""
     done = script("scripts/make_samples.py", str(tmp_path))
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in tmp_path.iterdir())

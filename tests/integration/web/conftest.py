@@ -234,7 +234,7 @@ DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 
 
 def keep_screenshot(path: Path) -> None:
-    """A screenshot the README shows: refreshed only on purpose (UPDATE_DOCS_IMAGES=1)."""
+    """A screenshot the docs show: refreshed only on purpose (UPDATE_DOCS_IMAGES=1)."""
     assert path.stat().st_size > 30_000
     if os.environ.get("UPDATE_DOCS_IMAGES"):
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
