@@ -16,6 +16,7 @@ from lease_parser.extraction.anchored import Anchored
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import money_in
+from lease_parser.extraction.words import words_of
 
 # Every currency name below holds one of these words; the names are searched only near them.
 _CURRENCY_WORD = re.compile(r"(?i)\b(?:dollar|money|currency|sterling|euro|shekel)")
@@ -93,12 +94,72 @@ def _explicit(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     return cues
 
 
+# Terms one of a country's signs must contain (extraction/words.py): a sign is searched
+# only in a lease that holds one (each sign pattern costs milliseconds over a long lease).
+_NEEDLES: dict[str, tuple[tuple[str, ...] | None, ...]] = {
+    "AUD": (
+        ("goods_and_services", "gst"),
+        ("pty", "acn", "abn"),
+        (
+            "victoria",
+            "new_south_wales",
+            "queensland",
+            "australia",
+            "tasmania",
+            "territory",
+            "vic",
+            "nsw",
+            "qld",
+            "wa",
+            "sa",
+            "tas",
+            "act",
+            "nt",
+        ),
+        ("australia",),
+    ),
+    "CAD": (
+        ("goods_and_services", "harmonized_sales", "gst", "hst"),
+        (
+            "ontario",
+            "quebec",
+            "british_columbia",
+            "alberta",
+            "manitoba",
+            "saskatchewan",
+            "nova_scotia",
+            "new_brunswick",
+            "on",
+            "qc",
+            "bc",
+            "ab",
+            "mb",
+            "sk",
+            "ns",
+            "nb",
+        ),
+        ("canada",),
+    ),
+    "GBP": (
+        ("value_added", "vat"),
+        None,  # a postcode: no word to look for
+        ("england_and_wales", "united_kingdom"),
+    ),
+}
+
+
 def _place(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     lo, hi = span
     text = flat.text[lo:hi]
+    words = words_of(flat, span)
     cues = []
     for code, patterns in _PLACE.items():
-        signs = [m for p in patterns if (m := re.search(p, text))]
+        signs = [
+            m
+            for p, needles in zip(patterns, _NEEDLES[code], strict=True)
+            if needles is None or words.has_any(needles)
+            if (m := re.search(p, text))
+        ]
         if len(signs) >= MIN_PLACE_SIGNS:
             for index, sign in enumerate(signs):
                 source = f"lease located in a {code} country ({index + 1})"

@@ -88,11 +88,24 @@ def _per(flat: FlatText, end: int, per: Per) -> Per:
     return Per.NONE
 
 
-def _pattern(pattern: re.Pattern[str]) -> Finder:
-    def find(flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
-        return [m.span() for m in pattern.finditer(flat.text, start, end)]
+class _Pattern:
+    """Every match of one pattern as a value; whether there is any in a span at all is
+    answered once per document (a shape's words can occur hundreds of times in a lease
+    whose text holds no value of the field's kind)."""
 
-    return find
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+
+    def __call__(self, flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
+        return [m.span() for m in self.pattern.finditer(flat.text, start, end)]
+
+    def anywhere(self, flat: FlatText, span: tuple[int, int]) -> bool:
+        key = f"any {self.pattern.pattern} in {span}"
+        return flat.shared(key, lambda: self.pattern.search(flat.text, *span) is not None)
+
+
+def _pattern(pattern: re.Pattern[str]) -> _Pattern:
+    return _Pattern(pattern)
 
 
 def _dates(flat: FlatText, start: int, end: int) -> list[tuple[int, int]]:
@@ -222,6 +235,8 @@ _NEED_AN_OPTION = frozenset({"renewal_term_months", "renewal_notice"})
 def _first_statement(flat: FlatText, shape: Shape, span: tuple[int, int]) -> tuple[int, int] | None:
     lo, hi = span
     text = flat.text
+    if isinstance(shape.value, _Pattern) and not shape.value.anywhere(flat, span):
+        return None  # no value of the field's kind anywhere: no statement of it
     for words in shape.words.finditer(text, lo, hi):
         before = text[sentence_start(text, words.start(), lo, heading=False) : words.start()]
         if _OTHER_FIELD.search(text, max(lo, words.start() - 20), words.end()):

@@ -20,19 +20,16 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
-from itertools import pairwise
 
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.flat import FlatText
+from lease_parser.extraction.words import words_of
 from lease_parser.parsing.base import PageSource
 
-# The words a lease uses for each field, wherever it states it: space-separated terms, a
-# term of several words joined by "_", a trailing "*" for any word with that beginning.
+# The words a lease uses for each field, wherever it states it (terms as extraction/words.py
+# reads them).
 _WORDS: dict[str, str] = {
     "landlord": "landlord* lessor* owner* sublandlord* sub_landlord* sublessor* licensor*",
     "tenant": "tenant* lessee* resident* subtenant* sub_tenant* sublessee* licensee*",
@@ -58,43 +55,6 @@ _WORDS: dict[str, str] = {
     "amended_lease_date": "amend*",
     "premises_added_sqft": "expansion additional_premises must_take",
 }
-_TOKEN = re.compile(r"[a-z0-9]+|[$£€]")
-
-
-@dataclass(frozen=True)
-class _Words:
-    """How often each word and each pair of words occurs in a span: counted once per
-    document, then every field's terms are looked up (a regex a field over a long lease
-    cost more than the rest of extraction)."""
-
-    words: Counter[str]
-    pairs: Counter[tuple[str, ...]]
-    sorted_words: list[str]
-
-    @classmethod
-    def of(cls, text: str) -> _Words:
-        tokens = _TOKEN.findall(text.lower())
-        words = Counter(tokens)
-        pairs: Counter[tuple[str, ...]] = Counter(pairwise(tokens))
-        pairs.update(zip(tokens, tokens[1:], tokens[2:], strict=False))
-        return cls(words, pairs, sorted(words))
-
-    def count(self, term: str) -> int:
-        parts = tuple(term.split("_"))
-        if len(parts) > 1:
-            return self.pairs[parts]
-        if not term.endswith("*"):
-            return self.words[term]
-        stem = term[:-1]
-        first = bisect_left(self.sorted_words, stem)
-        total = 0
-        for word in self.sorted_words[first:]:
-            if not word.startswith(stem):
-                break
-            total += self.words[word]
-        return total
-
-
 # Mentions beyond this many say nothing more.
 MENTIONS_CAP = 20
 _SIBLINGS: dict[str, tuple[str, ...]] = {
@@ -148,7 +108,7 @@ def _document_features(flat: FlatText, span: tuple[int, int]) -> dict[str, float
 
 
 def _mentions(flat: FlatText, span: tuple[int, int], name: str) -> dict[str, float]:
-    words = flat.shared(f"words of {span}", lambda: _Words.of(flat.text[span[0] : span[1]]))
+    words = words_of(flat, span)
     count = sum(words.count(term) for term in _WORDS.get(name, "").split())
     # A first mention says more than a twentieth: log scale.
     scaled = math.log1p(min(count, MENTIONS_CAP)) / math.log1p(MENTIONS_CAP)
