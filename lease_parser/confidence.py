@@ -42,6 +42,7 @@ from typing import Any
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import FEATURES
 from lease_parser.extraction.unread import UNREAD_FEATURES
+from lease_parser.fields import FIELD_GROUPS
 
 MODEL_FILE = "confidence_model.json"
 FORMAT = 2
@@ -50,32 +51,8 @@ COUNT_CAP = 3.0
 _COUNTS = frozenset(
     {"statements", "kinds", "checks", "rival_statements", "relations_met", "relations_failed"}
 )
-# Fields are grouped by how they are read: a group shares what the model learns about it.
-FIELD_GROUPS: dict[str, str] = {
-    "landlord": "party",
-    "tenant": "party",
-    "premises_address": "address",
-    "rentable_sqft": "area",
-    "lease_date": "date",
-    "commencement_date": "date",
-    "expiration_date": "date",
-    "term_months": "term",
-    "base_rent_monthly": "rent",
-    "base_rent_annual": "rent",
-    "rent_schedule": "schedule",
-    "escalation": "schedule",
-    "cam_monthly": "charge",
-    "tenant_share_percent": "charge",
-    "security_deposit": "deposit",
-    "renewal_option_count": "option",
-    "renewal_term_months": "option",
-    "currency": "currency",
-    "renewal_notice": "notice",
-    "termination_notice": "notice",
-    "termination_option_date": "date",
-    "amended_lease_date": "date",
-    "premises_added_sqft": "area",
-}
+# Fields are grouped by how they are read (the ``group`` of each field's description): a
+# group shares what the model learns about it.
 GROUPS: tuple[str, ...] = tuple(sorted(set(FIELD_GROUPS.values())))
 
 

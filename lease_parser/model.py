@@ -177,35 +177,231 @@ class NoticeWindow(BaseModel):
         return f"{least} to {self.most.count} {self.most.unit.value}"
 
 
+def described(
+    *,
+    group: str,
+    label: str,
+    meaning: str,
+    example: str,
+    core: bool = False,
+    amendable: bool = False,
+    column: str | None = None,
+    hint: str = "",
+) -> Any:
+    """A field of the abstraction, described once, where it is declared (lease_parser/
+    fields.py reads it): how it is read (``group``: fields read alike share what the
+    confidence model learns), what a reviewer sees (``label``, ``hint`` for typing it),
+    what docs/fields.md says (``meaning``, ``example``: its JSON form), whether it is a
+    ``core`` field (the targets' and the gate's), whether an amendment's value replaces the
+    lease's (``amendable``), and its column in the Excel abstract's Portfolio sheet."""
+    spec: dict[str, str | bool | None] = {
+        "group": group,
+        "label": label,
+        "meaning": meaning,
+        "example": example,
+        "core": core,
+        "amendable": amendable,
+        "column": column,
+        "hint": hint,
+    }
+    extra: dict[str, Any] = {"lease_field": spec}
+    return PydanticField(default_factory=Field, json_schema_extra=extra)
+
+
 class LeaseAbstraction(BaseModel):
-    """The typed abstraction of one document. Field names are docs/fields.md's."""
+    """The typed abstraction of one document: each field's type and description, once."""
 
     kind: DocumentKind = DocumentKind.LEASE
-    landlord: Field[str] = PydanticField(default_factory=Field)
-    tenant: Field[str] = PydanticField(default_factory=Field)
-    premises_address: Field[str] = PydanticField(default_factory=Field)
-    rentable_sqft: Field[Decimal] = PydanticField(default_factory=Field)
-    lease_date: Field[dt.date] = PydanticField(default_factory=Field)
-    commencement_date: Field[dt.date] = PydanticField(default_factory=Field)
-    expiration_date: Field[dt.date] = PydanticField(default_factory=Field)
-    term_months: Field[int] = PydanticField(default_factory=Field)
-    base_rent_monthly: Field[Money] = PydanticField(default_factory=Field)
-    base_rent_annual: Field[Money] = PydanticField(default_factory=Field)
-    rent_schedule: Field[list[RentStep]] = PydanticField(default_factory=Field)
-    escalation: Field[Escalation] = PydanticField(default_factory=Field)
-    cam_monthly: Field[Money] = PydanticField(default_factory=Field)
-    tenant_share_percent: Field[Decimal] = PydanticField(default_factory=Field)
-    security_deposit: Field[Money] = PydanticField(default_factory=Field)
-    renewal_option_count: Field[int] = PydanticField(default_factory=Field)
-    renewal_term_months: Field[int] = PydanticField(default_factory=Field)
-    currency: Field[str] = PydanticField(default_factory=Field)
+    landlord: Field[str] = described(
+        group="party",
+        label="Landlord",
+        column="Landlord",
+        core=True,
+        amendable=True,
+        example='`"Harbor Point Owner LLC"`',
+        meaning="legal name of the landlord / lessor / sublandlord as stated in the preamble "
+        '(without "a Delaware corporation")',
+    )
+    tenant: Field[str] = described(
+        group="party",
+        label="Tenant",
+        column="Tenant",
+        core=True,
+        amendable=True,
+        example='`"Bluefin Analytics, Inc."`',
+        meaning="legal name of the tenant / lessee / subtenant",
+    )
+    premises_address: Field[str] = described(
+        group="address",
+        label="Premises address",
+        column="Premises",
+        core=True,
+        amendable=True,
+        example='`"1200 Harbor Point Blvd, Suite 400, Baltimore, MD 21230"`',
+        meaning="street address of the building or unit, one line, suite included where stated",
+    )
+    rentable_sqft: Field[Decimal] = described(
+        group="area",
+        label="Rentable area (sq ft)",
+        column="Rentable sq ft",
+        core=True,
+        hint="a number, e.g. 8750",
+        example='`"11550"`',
+        meaning="rentable square feet of the premises (only areas the premises are the subject of)",
+    )
+    lease_date: Field[dt.date] = described(
+        group="date",
+        label="Lease date",
+        column="Lease date",
+        core=True,
+        example='`"2024-03-15"`',
+        meaning='the date the agreement is "made as of" / dated / effective',
+    )
+    commencement_date: Field[dt.date] = described(
+        group="date",
+        label="Commencement date",
+        column="Commencement",
+        example='`"2024-05-01"`',
+        meaning="the date the term starts, **only when a calendar date is stated**; a "
+        'commencement defined by an event ("upon delivery of possession") is `null`',
+    )
+    expiration_date: Field[dt.date] = described(
+        group="date",
+        label="Expiration date",
+        column="Expiration",
+        amendable=True,
+        example='`"2029-07-31"`',
+        meaning="last day of the term, when stated as a calendar date",
+    )
+    term_months: Field[int] = described(
+        group="term",
+        label="Term (months)",
+        column="Term (months)",
+        core=True,
+        hint="whole months, e.g. 60",
+        example="`63`",
+        meaning='length of the initial term in months (`"five (5) years"` → 60)',
+    )
+    base_rent_monthly: Field[Money] = described(
+        group="rent",
+        label="Base rent, monthly",
+        column="Monthly base rent",
+        core=True,
+        amendable=True,
+        example='`"24062.50"`',
+        meaning="the initial monthly base/minimum/fixed rent (the first period with rent to pay)",
+    )
+    base_rent_annual: Field[Money] = described(
+        group="rent",
+        label="Base rent, annual",
+        column="Annual base rent",
+        core=True,
+        amendable=True,
+        example='`"288750.00"`',
+        meaning="the initial annual base rent",
+    )
+    rent_schedule: Field[list[RentStep]] = described(
+        group="schedule",
+        label="Rent schedule",
+        example="a list of steps, below",
+        meaning="each period of base rent",
+    )
+    escalation: Field[Escalation] = described(
+        group="schedule",
+        label="Escalation",
+        amendable=True,
+        example='`{"kind": "fixed_percent", "rate": "3.00"}`, below',
+        meaning="how base rent grows",
+    )
+    cam_monthly: Field[Money] = described(
+        group="charge",
+        label="CAM, monthly",
+        amendable=True,
+        example='`"1925.00"`',
+        meaning="estimated monthly CAM / operating-expense charge, when stated as money",
+    )
+    tenant_share_percent: Field[Decimal] = described(
+        group="charge",
+        label="Tenant's share (%)",
+        amendable=True,
+        hint="a percent, e.g. 12.5",
+        example='`"4.25"`',
+        meaning="tenant's proportionate share, as a percent",
+    )
+    security_deposit: Field[Money] = described(
+        group="deposit",
+        label="Security deposit",
+        column="Security deposit",
+        core=True,
+        amendable=True,
+        example='`"48125.00"`',
+        meaning='the security deposit (cash, or the letter of credit\'s amount); "none" is '
+        '`"0.00"`, never mentioned is `null`',
+    )
+    renewal_option_count: Field[int] = described(
+        group="option",
+        label="Renewal options",
+        column="Renewal options",
+        amendable=True,
+        hint="a whole number",
+        example="`2`",
+        meaning="options to renew or extend (`0` when the lease says there is none)",
+    )
+    renewal_term_months: Field[int] = described(
+        group="option",
+        label="Renewal term (months)",
+        column="Renewal term (months)",
+        amendable=True,
+        hint="whole months",
+        example="`60`",
+        meaning="length of each renewal term in months",
+    )
+    currency: Field[str] = described(
+        group="currency",
+        label="Currency",
+        hint="ISO 4217, e.g. USD",
+        example='`"USD"`',
+        meaning="ISO 4217 code: written codes first, then the jurisdiction, else `USD`",
+    )
     # Portfolio fields (issue 16): what critical dates and amendments need. Listed after
     # the first eighteen so export columns keep their places.
-    renewal_notice: Field[NoticeWindow] = PydanticField(default_factory=Field)
-    termination_option_date: Field[dt.date] = PydanticField(default_factory=Field)
-    termination_notice: Field[NoticeWindow] = PydanticField(default_factory=Field)
-    amended_lease_date: Field[dt.date] = PydanticField(default_factory=Field)
-    premises_added_sqft: Field[Decimal] = PydanticField(default_factory=Field)
+    renewal_notice: Field[NoticeWindow] = described(
+        group="notice",
+        label="Renewal notice",
+        column="Renewal notice",
+        amendable=True,
+        example='`{"least": {"count": 9, "unit": "months"}, "most": {"count": 12, "unit": '
+        '"months"}}`, below',
+        meaning="when notice exercising a renewal or extension option is due, counted back "
+        "from the end of the term it follows",
+    )
+    termination_option_date: Field[dt.date] = described(
+        group="date",
+        label="Break date",
+        amendable=True,
+        example='`"2027-06-30"`',
+        meaning="the date a tenant's break option ends the lease on, when stated as a date",
+    )
+    termination_notice: Field[NoticeWindow] = described(
+        group="notice",
+        label="Break notice",
+        amendable=True,
+        example='`{"least": {"count": 6, "unit": "months"}, "most": null}`',
+        meaning="the notice the break option needs, counted back from that date",
+    )
+    amended_lease_date: Field[dt.date] = described(
+        group="date",
+        label="Amends the lease dated",
+        example='`"2019-04-09"`',
+        meaning="an amendment only: the date of the lease it amends (what links it to its lease)",
+    )
+    premises_added_sqft: Field[Decimal] = described(
+        group="area",
+        label="Area added (sq ft)",
+        hint="a number, e.g. 2400",
+        example='`"2400"`',
+        meaning="an amendment only: area it adds to the premises",
+    )
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -219,18 +415,18 @@ class LeaseAbstraction(BaseModel):
 
 FIELD_NAMES: tuple[str, ...] = tuple(LeaseAbstraction.field_names())
 
+
+def field_description(name: str) -> dict[str, Any]:
+    """What ``described`` said of a field (lease_parser/fields.py makes it a ``FieldSpec``)."""
+    extra = LeaseAbstraction.model_fields[name].json_schema_extra
+    assert isinstance(extra, dict), f"{name} is not declared with described()"
+    spec = extra["lease_field"]
+    assert isinstance(spec, dict)
+    return dict(spec)
+
+
 # The fields the targets are scored on; the gate looks hardest at these.
-CORE_FIELDS: tuple[str, ...] = (
-    "landlord",
-    "tenant",
-    "premises_address",
-    "rentable_sqft",
-    "lease_date",
-    "term_months",
-    "base_rent_monthly",
-    "base_rent_annual",
-    "security_deposit",
-)
+CORE_FIELDS: tuple[str, ...] = tuple(n for n in FIELD_NAMES if field_description(n)["core"])
 
 
 class ProblemKind(StrEnum):

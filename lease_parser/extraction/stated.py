@@ -229,6 +229,16 @@ SHAPES: dict[str, Shape] = {
 }
 
 
+# The fields with no shape above, and why: a test checks every field is in one or the other.
+UNSHAPED: dict[str, str] = {
+    "rent_schedule": "a table, not words followed by a value",
+    "escalation": "its kinds are read by the schedule reader, not a shape",
+    "currency": "always read (USD unless the lease says otherwise)",
+    "termination_option_date": "a break clause's date depends on its notice; the notice's shape",
+    "amended_lease_date": "an amendment's own reading of the lease it amends",
+    "premises_added_sqft": "an amendment's area: the same words as the premises' area",
+}
+
 _NEED_AN_OPTION = frozenset({"renewal_term_months", "renewal_notice"})
 
 

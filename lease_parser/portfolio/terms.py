@@ -30,27 +30,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lease_parser.comparison import values_match
-from lease_parser.model import FIELD_NAMES
+from lease_parser.fields import AMENDABLE
 from lease_parser.portfolio.links import same_premises
 from lease_parser.portfolio.schedule import dated_steps
 
-# What an amendment states that changes the lease. Its own date, the lease it amends, a
-# commencement (an extension's start) and a length (of the extension) change nothing.
-AMENDABLE: tuple[str, ...] = tuple(
-    name
-    for name in FIELD_NAMES
-    if name
-    not in {
-        "lease_date",
-        "commencement_date",
-        "term_months",
-        "amended_lease_date",
-        "premises_added_sqft",
-        "currency",
-        "rent_schedule",
-        "rentable_sqft",
-    }
-)
+# What an amendment states that changes the lease is each field's ``amendable`` (model.py):
+# its own date, the lease it amends, a commencement (an extension's start) and a length (of
+# the extension) change nothing; the area and the rent schedule are applied apart.
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.hyperlink import Hyperlink
 
+from lease_parser.fields import FIELD_SPECS, SPECS
 from lease_parser.model import FIELD_NAMES
 from lease_parser.normalization import DATE_FIELDS, MONEY_FIELDS
 from lease_parser.portfolio.dates import CriticalDate, critical_dates
@@ -66,21 +67,11 @@ DATE_WIDTHS = (11, 24, 34, 28, 70, 10, 18, 100)
 LEASE_WIDTHS = (24, 40, 11, 6, 80, 34, 40)
 HEADER_HEIGHT = 32.0  # points: two lines of a wrapped column name
 
-PORTFOLIO_FIELDS = (
+# The fields with a column in the Portfolio sheet (``column`` in their description), in
+# the model's order but for the tenant, first: a rent roll is read by tenant.
+PORTFOLIO_FIELDS: tuple[str, ...] = (
     "tenant",
-    "landlord",
-    "premises_address",
-    "rentable_sqft",
-    "lease_date",
-    "commencement_date",
-    "expiration_date",
-    "term_months",
-    "base_rent_monthly",
-    "base_rent_annual",
-    "security_deposit",
-    "renewal_option_count",
-    "renewal_term_months",
-    "renewal_notice",
+    *(s.name for s in FIELD_SPECS if s.column and s.name != "tenant"),
 )
 
 
@@ -183,20 +174,7 @@ class PortfolioWorkbook:
 
     PORTFOLIO_COLUMNS = (
         "Lease",
-        "Tenant",
-        "Landlord",
-        "Premises",
-        "Rentable sq ft",
-        "Lease date",
-        "Commencement",
-        "Expiration",
-        "Term (months)",
-        "Monthly base rent",
-        "Annual base rent",
-        "Security deposit",
-        "Renewal options",
-        "Renewal term (months)",
-        "Renewal notice",
+        *(str(SPECS[name].column) for name in PORTFOLIO_FIELDS),
         "Currency",
         "Next critical date",
         "Next event",

@@ -10,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from lease_parser.errors import LeaseParserError
+from lease_parser.fields import LABELS
 from lease_parser.hashes import resolve_prefix
 from lease_parser.model import FIELD_NAMES
 from lease_parser.review import COMMITTABLE_AS, ItemNotFound, NotClaimed, ReviewItem, ReviewRefused
@@ -21,7 +22,6 @@ from lease_parser.web.forms import in_words
 from lease_parser.web.item_view import (
     CELLS,
     ESCALATION_KINDS,
-    LABELS,
     STEP_COLUMNS,
     DocumentPane,
     all_spans,

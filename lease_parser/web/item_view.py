@@ -15,64 +15,23 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lease_parser.decisions import FieldDecision
+from lease_parser.fields import HINTS, LABELS
 from lease_parser.model import FIELD_NAMES, NoticeWindow
+from lease_parser.normalization import MONEY_FIELDS
 from lease_parser.review import ReviewItem
 from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
 
-LABELS = {
-    "landlord": "Landlord",
-    "tenant": "Tenant",
-    "premises_address": "Premises address",
-    "rentable_sqft": "Rentable area (sq ft)",
-    "lease_date": "Lease date",
-    "commencement_date": "Commencement date",
-    "expiration_date": "Expiration date",
-    "term_months": "Term (months)",
-    "base_rent_monthly": "Base rent, monthly",
-    "base_rent_annual": "Base rent, annual",
-    "rent_schedule": "Rent schedule",
-    "escalation": "Escalation",
-    "cam_monthly": "CAM, monthly",
-    "tenant_share_percent": "Tenant's share (%)",
-    "security_deposit": "Security deposit",
-    "renewal_option_count": "Renewal options",
-    "renewal_term_months": "Renewal term (months)",
-    "currency": "Currency",
-    "renewal_notice": "Renewal notice",
-    "termination_option_date": "Break date",
-    "termination_notice": "Break notice",
-    "amended_lease_date": "Amends the lease dated",
-    "premises_added_sqft": "Area added (sq ft)",
-}
-NOTICE_HINT = 'JSON, e.g. {"least": {"count": 9, "unit": "months"}, "most": null}'
-DATE_HINT = "a date: 2026-02-28 or 02/28/2026"
-HINTS = {
-    "lease_date": DATE_HINT,
-    "commencement_date": DATE_HINT,
-    "expiration_date": DATE_HINT,
-    "rentable_sqft": "a number, e.g. 8750",
-    "term_months": "whole months, e.g. 60",
-    "renewal_option_count": "a whole number",
-    "renewal_term_months": "whole months",
-    "tenant_share_percent": "a percent, e.g. 12.5",
-    "currency": "ISO 4217, e.g. USD",
-    "termination_option_date": DATE_HINT,
-    "amended_lease_date": DATE_HINT,
-    "premises_added_sqft": "a number, e.g. 2400",
-    "renewal_notice": NOTICE_HINT,
-    "termination_notice": NOTICE_HINT,
-}
 # The reason codes of problems (model.ProblemKind) as a reviewer reads them.
 PROBLEM_KINDS = {
     "invalid": "invalid",
     "failed_relation": "contradicts another value",
     "rival_value": "the lease states another value",
     "stated_not_read": "stated in the lease, not read",
+    "not_read": "not read",
     "caveat": "wording leaves it open",
     "low_probability": "low probability",
     "document": "the document",
 }
-MONEY = frozenset({"base_rent_monthly", "base_rent_annual", "cam_monthly", "security_deposit"})
 STEP_COLUMNS = ("start", "end", "monthly", "annual", "per_sqft_annual")
 ESCALATION_KINDS = ("fixed_percent", "fixed_amount", "cpi", "schedule", "none")
 EMPTY_STEP_ROWS = 2  # blank rows under a schedule's steps, to add periods without a script
@@ -101,8 +60,6 @@ class FieldRow:
 
     @property
     def label_hint(self) -> str:
-        if self.name in MONEY:
-            return "an amount, like 7048.80 or 7,048.80"
         return HINTS.get(self.name, "")
 
     @property
@@ -199,7 +156,7 @@ def display_value(name: str, value: Any, currency: str | None = "USD") -> str:
         return f"{len(value)} period(s)"
     if name in ("renewal_notice", "termination_notice") and isinstance(value, dict):
         return NoticeWindow.model_validate(value).describe()
-    if name in MONEY:
+    if name in MONEY_FIELDS:
         return format_money(value, currency)
     return str(value) if not isinstance(value, list | dict) else json.dumps(value)
 

@@ -15,9 +15,9 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import RedirectResponse
 
+from lease_parser.fields import LABELS
 from lease_parser.model import FIELD_NAMES
 from lease_parser.web.auth import CSRF_FIELD
-from lease_parser.web.item_view import LABELS
 
 ITEM_ACTIONS = {"claim": "Claim", "release": "Release", "approve": "Approve", "reject": "Reject"}
 FIELD_ACTIONS = {"confirm": "Confirm", "correct": "Correct", "not-stated": "Not stated"}

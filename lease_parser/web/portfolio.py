@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import ColumnElement, Numeric, cast, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement as Column
 
+from lease_parser.fields import LABELS
 from lease_parser.portfolio.dates import critical_dates
 from lease_parser.portfolio.linking import LEASE_KINDS, link_of
 from lease_parser.portfolio.records import lease_record
@@ -29,7 +30,7 @@ from lease_parser.store import DocumentRow, DocumentState, Store, as_utc
 from lease_parser.web.auth import Reviewer
 from lease_parser.web.context import context
 from lease_parser.web.item_page import full_hash
-from lease_parser.web.item_view import LABELS, display_value
+from lease_parser.web.item_view import display_value
 from lease_parser.web.pages import page
 
 router = APIRouter(include_in_schema=False)

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from lease_parser.fields import LABELS
 from lease_parser.model import FIELD_NAMES
 from lease_parser.review import ReviewRefused
 from lease_parser.web.auth import Reviewer
@@ -22,7 +23,7 @@ from lease_parser.web.context import context
 from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
 from lease_parser.web.item_page import full_hash, refused_page, render_item, wants_fragment
-from lease_parser.web.item_view import LABELS, display_value
+from lease_parser.web.item_view import display_value
 from lease_parser.web.pages import flash, form_values, page, see
 
 router = APIRouter(include_in_schema=False)
