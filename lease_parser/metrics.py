@@ -330,10 +330,11 @@ def _on_postrun(task_id: str, task: Task, **_: Any) -> None:
     if task.name not in ROUTES:
         return
     metrics = worker_metrics()
-    metrics.in_progress.labels(task=task.name).dec()
     started = _started.pop(task_id, None)
     if started is not None:
         metrics.task_duration.labels(task=task.name).observe(time.monotonic() - started)
+    # Last, so that a scrape seeing nothing in progress sees every finished task's duration.
+    metrics.in_progress.labels(task=task.name).dec()
 
 
 def _on_retry(sender: Task, reason: Any = None, **_: Any) -> None:
