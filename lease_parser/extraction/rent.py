@@ -98,7 +98,6 @@ AREA_CHECK_WEIGHT = 0.5
 SCHEDULE_AREA_WEIGHT = 0.35
 RESTATED_WEIGHT = 0.3
 RIVAL_SCHEDULE_WEIGHT = 0.45
-WORDS_DISAGREE_CAP = 0.6
 
 
 @dataclass
@@ -201,7 +200,9 @@ def clause_evidence(flat: FlatText, span: tuple[int, int], evidence: RentEvidenc
                 known.append(cue)
 
 
-def table_evidence(
+# One pass over the first schedule's roles, each with its checks, heading and restatements:
+# split up, the roles' shared state would travel through every piece (ruff C901, listed).
+def table_evidence(  # noqa: C901
     tables: list[RentTable], areas: list[Decimal], evidence: RentEvidence, text: str
 ) -> None:
     """Cues from the first rent schedule's first row with rent; later schedules that start

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -124,52 +125,71 @@ def _warn_legacy_tokens(tokens: dict[str, ApiToken]) -> None:
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     retry_after = settings.api_retry_after
 
-    @app.exception_handler(LeaseParserError)
-    def lease_error(request: Request, exc: LeaseParserError) -> Response:
+    def lease_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, LeaseParserError)
         if wants_json(request):
             return lease_error_response(exc, retry_after)
         status, _code = status_and_code(exc)
         return _error_page(request, status, exc.message)
 
-    @app.exception_handler(HTTPException)
-    def http_error(request: Request, exc: HTTPException) -> Response:
-        if wants_json(request):
-            return http_exception_response(exc)
-        return _error_page(request, exc.status_code, str(exc.detail))
+    app.add_exception_handler(LeaseParserError, lease_error)
+    for exc_type, handler in _HANDLERS:
+        app.add_exception_handler(exc_type, handler)
 
-    @app.exception_handler(RequestValidationError)
-    def invalid(request: Request, exc: RequestValidationError) -> Response:
-        if wants_json(request):
-            return validation_response(exc)
-        return _error_page(request, 422, bytes(validation_response(exc).body).decode())
 
-    @app.exception_handler(LoginRequired)
-    def login_required(request: Request, exc: LoginRequired) -> Response:
-        return RedirectResponse(exc.location, status_code=303)
+def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if wants_json(request):
+        return http_exception_response(exc)
+    return _error_page(request, exc.status_code, str(exc.detail))
 
-    @app.exception_handler(SignInRefused)
-    def sign_in_refused(request: Request, exc: SignInRefused) -> Response:
-        request.session["flash"] = {"kind": "error", "text": exc.message}
-        page = workspace.login_page(request)
-        page.status_code = exc.status
-        if exc.retry_after is not None:
-            page.headers["Retry-After"] = str(exc.retry_after)
-        return page
 
-    @app.exception_handler(Exception)
-    def unexpected(request: Request, exc: Exception) -> Response:
-        # Never a plain-text 500: the API's clients parse JSON. (The traceback is logged.)
-        message = "an unexpected error; it is logged on the server"
-        if wants_json(request):
-            return json_error(500, "internal_error", message)
-        return HTMLResponse(f"<!doctype html><title>500</title><p>{message}.</p>", 500)
+def _invalid(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    if wants_json(request):
+        return validation_response(exc)
+    return _error_page(request, 422, bytes(validation_response(exc).body).decode())
 
-    @app.exception_handler(CsrfFailed)
-    def csrf_failed(request: Request, exc: CsrfFailed) -> Response:
-        message = "the form was sent without this session's token: reload the page and retry"
-        if wants_json(request):
-            return json_error(403, "csrf_failed", message)
-        return _error_page(request, 403, message)
+
+def _login_required(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, LoginRequired)
+    return RedirectResponse(exc.location, status_code=303)
+
+
+def _sign_in_refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SignInRefused)
+    request.session["flash"] = {"kind": "error", "text": exc.message}
+    page = workspace.login_page(request)
+    page.status_code = exc.status
+    if exc.retry_after is not None:
+        page.headers["Retry-After"] = str(exc.retry_after)
+    return page
+
+
+def _unexpected(request: Request, exc: Exception) -> Response:
+    # Never a plain-text 500: the API's clients parse JSON. (The traceback is logged.)
+    message = "an unexpected error; it is logged on the server"
+    if wants_json(request):
+        return json_error(500, "internal_error", message)
+    return HTMLResponse(f"<!doctype html><title>500</title><p>{message}.</p>", 500)
+
+
+def _csrf_failed(request: Request, exc: Exception) -> Response:
+    message = "the form was sent without this session's token: reload the page and retry"
+    if wants_json(request):
+        return json_error(403, "csrf_failed", message)
+    return _error_page(request, 403, message)
+
+
+# Starlette picks the handler of the exception's nearest class, so the order is free.
+_HANDLERS: tuple[tuple[type[Exception], Callable[[Request, Exception], Response]], ...] = (
+    (HTTPException, _http_error),
+    (RequestValidationError, _invalid),
+    (LoginRequired, _login_required),
+    (SignInRefused, _sign_in_refused),
+    (Exception, _unexpected),
+    (CsrfFailed, _csrf_failed),
+)
 
 
 def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
