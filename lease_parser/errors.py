@@ -64,7 +64,6 @@ class Reason(StrEnum):
     RETRIES_EXHAUSTED = "retries_exhausted"
     TIME_LIMIT = "time_limit"
     WORKER_LOST = "worker_lost"
-    SAME_CONTENT = "same_content"
     REJECTED_BY_REVIEWER = "rejected_by_reviewer"
     # A caller's lookup by a hash that is malformed or matches several documents.
     BAD_HASH = "bad_hash"

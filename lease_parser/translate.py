@@ -4,7 +4,7 @@ Adapters translate what they call (storage.py: botocore and the file system; sto
 SQLAlchemy; parsing: pdfium, zip, XML). What can still escape an adapter is the broker:
 redis-py errors from hash locks, delivery counts and dead letters, and kombu's
 ``OperationalError`` around a publish. Two boundaries meet them — the tasks' failure path
-(pipeline/retry.py) and the CLI (cli/_errors.py) — and both use ``translate`` here, so a
+(pipeline/retry.py) and the CLI (cli/_common.py) — and both use ``translate`` here, so a
 Redis outage is ``BrokerUnavailable`` to a worker's retry policy and exit code 6 to an
 operator, never a traceback.
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from lease_parser.extraction.flat import FlatText, flat_text
-from lease_parser.parsing.base import Document, Page, PageSource
+from lease_parser.parsing.base import Document, Page
 
 _NOUN = (
     r"(?:LEASE|SUBLEASE|SUB-LEASE|UNDERLEASE|AGREEMENT|AMENDMENT|ADDENDUM|RIDER|GUARANTY|"
@@ -319,28 +318,3 @@ _COLON = re.compile(r":(?!\d)")
 _LINE_LABEL = re.compile(r"[A-Z0-9(][\w'’.()]*(?:\s+[\w'’]+){0,4}\s*[:.](?!\d)")
 # Numbered or lettered headings: "1.3 Building.", "(c) Basic Terms".
 _HEADING = re.compile(r"\s(?:\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])")
-
-
-# ---------------------------------------------------------------- OCR
-
-# Mean Tesseract word confidence at or above which OCR text is nearly as good as a text layer.
-_OCR_GOOD = 90.0
-_OCR_POOR = 70.0
-
-
-@lru_cache(maxsize=64)
-def _factor(ocr_confidence: float | None) -> float:
-    if ocr_confidence is None:
-        return 0.85
-    if ocr_confidence >= _OCR_GOOD:
-        return 0.95
-    if ocr_confidence >= _OCR_POOR:
-        return 0.85
-    return 0.7
-
-
-def source_factor(page: Page) -> float:
-    """Multiply a confidence read from ``page`` by this: OCR text earns less trust."""
-    if page.source is not PageSource.OCR:
-        return 1.0
-    return _factor(page.quality.ocr_confidence)

@@ -10,7 +10,6 @@ from lease_parser.extraction.sections import (
     labelled_values,
     primary_agreement,
     primary_pages,
-    source_factor,
 )
 from tests.unit.extraction.lease_text import document
 
@@ -98,10 +97,3 @@ def test_labelled_values_on_one_line_stop_at_a_short_label() -> None:
     label = re.compile(r"(?i)\blandlord(?=\s*:)")
     (found,) = labelled_values(flat, label, (0, len(flat.text)))
     assert found.value == "Acme Holdings, LLC"
-
-
-def test_ocr_pages_earn_less_trust() -> None:
-    assert source_factor(document("x").pages[0]) == 1.0
-    good = document("x", ocr_confidence=95.0).pages[0]
-    poor = document("x", ocr_confidence=50.0).pages[0]
-    assert 1.0 > source_factor(good) > source_factor(poor)
