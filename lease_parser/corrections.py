@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from lease_parser.errors import Reason
+from lease_parser.errors import InvalidCorrection, Reason
 from lease_parser.model import (
     FIELD_NAMES,
     DocumentKind,
@@ -37,7 +37,7 @@ from lease_parser.model import (
     json_value,
 )
 from lease_parser.normalization import consistency_problems, typed_value, value_type
-from lease_parser.schedule_checks import CellProblem, schedule_cell_problems, schedule_problems
+from lease_parser.schedule_checks import schedule_cell_problems, schedule_problems
 
 # A reviewer-entered value is what the system of record says: certain by definition.
 REVIEWED_CONFIDENCE = 1.0
@@ -111,31 +111,6 @@ def expected_form(name: str) -> str:
     if name == "currency":
         return CURRENCY_FORM
     return EXPECTED_FORMS.get(value_type(name), "a value of the field's type")
-
-
-class InvalidCorrection(ValueError):
-    """A reviewer's value the model refuses: which field, what is wrong, what is expected;
-    for a rent schedule, each bad cell (``cells``)."""
-
-    def __init__(
-        self,
-        field: str,
-        value: str,
-        problem: str,
-        expected: str,
-        cells: list[CellProblem] | None = None,
-    ) -> None:
-        super().__init__(f"{field}: {problem}; expected {expected}")
-        self.field = field
-        self.value = value
-        self.problem = problem
-        self.expected = expected
-        self.cells = cells or []
-
-    def to_problems(self) -> list[FieldProblem]:
-        if self.cells:
-            return list(self.cells)
-        return [FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")]
 
 
 def validate_correction(name: str, raw: str, currency: str = "USD") -> Any:

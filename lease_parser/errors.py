@@ -21,11 +21,18 @@
     ├── BrokerFullError         Redis at maxmemory (noeviction): submit refused   [broker_full]
     ├── ConfigurationError      bad settings; raised at start-up with how to fix it [configuration]
     ├── DocumentNotFound        no document with that content hash (or prefix) in the store
+    │   ├── ItemNotFound        … that a review action named (also a ReviewRefused)
+    │   └── LinkRefused         a link naming no amendment, or no lease, in the store
     ├── StoreNotFound           a command that reads found no store at LEASE_STORE_URL
     ├── LocalSystemRunning      run / serve --local on a data dir whose system runs already
     ├── CallbackRefused         a submission's callback_url the server will not call
     ├── InvalidHash             not a SHA-256 hex digest or a usable prefix (refused at once)
-    └── AmbiguousHash           a prefix several documents' hashes start with
+    ├── AmbiguousHash           a prefix several documents' hashes start with
+    ├── ReviewRefused           a review action that cannot be done as asked (its problems say why)
+    │   ├── ItemNotFound        (above)
+    │   └── NotClaimed          the reviewer holds no live claim on the item
+    ├── InvalidCorrection       a reviewer's value the model refuses (also a ValueError)
+    └── UnlockRefused           an unlock in the wrong state or with the wrong password
 
 Each class carries structured context (key, page, detail) and a ``reason`` from ``Reason``.
 Library exceptions are translated once, at the adapter that calls the library (storage,
@@ -39,7 +46,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lease_parser.model import FieldProblem
 
 
 class Reason(StrEnum):
@@ -141,6 +151,61 @@ class AmbiguousHash(LeaseParserError):
         super().__init__(message, **context)
         self.prefix = prefix
         self.candidates = list(candidates)
+
+
+class ReviewRefused(LeaseParserError):
+    """A review action that cannot be done as asked; ``problems`` say which fields and why."""
+
+    def __init__(
+        self, message: str, problems: Sequence[FieldProblem] | None = None, **context: Any
+    ) -> None:
+        super().__init__(message, **context)
+        self.problems = list(problems or [])
+
+
+class ItemNotFound(ReviewRefused, DocumentNotFound):
+    """No document with that hash."""
+
+
+class NotClaimed(ReviewRefused):
+    """The reviewer does not hold a live claim on the item (someone else does, nobody
+    does, or theirs expired): only the holder of a claim decides."""
+
+
+class InvalidCorrection(LeaseParserError, ValueError):
+    """A reviewer's value the model refuses: which field, what is wrong, what is expected;
+    for a rent schedule, each bad cell (``cells``)."""
+
+    def __init__(
+        self,
+        field: str,
+        value: str,
+        problem: str,
+        expected: str,
+        cells: Sequence[FieldProblem] | None = None,
+    ) -> None:
+        super().__init__(f"{field}: {problem}; expected {expected}")
+        self.field = field
+        self.value = value
+        self.problem = problem
+        self.expected = expected
+        self.cells = list(cells or [])
+
+    def to_problems(self) -> list[FieldProblem]:
+        # Imported here: the model imports this module, and this one stays import-free.
+        from lease_parser.model import FieldProblem
+
+        if self.cells:
+            return list(self.cells)
+        return [FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")]
+
+
+class UnlockRefused(LeaseParserError):
+    """The document cannot be unlocked as asked (wrong state, wrong password); nothing changed."""
+
+
+class LinkRefused(DocumentNotFound):
+    """A link a person asked for names no amendment, or no lease, in the store."""
 
 
 class BrokerFullError(LeaseParserError):

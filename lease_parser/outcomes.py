@@ -41,6 +41,13 @@ ACTIONS: dict[type[LeaseParserError], Action] = {
     errors.LocalSystemRunning: Action.DEAD,
     errors.LocalSystemStopped: Action.RETRY,
     errors.CallbackRefused: Action.DEAD,  # the API's, never raised in a task
+    # A person's actions (review, corrections, unlock, links), never raised in a task.
+    errors.ReviewRefused: Action.DEAD,
+    errors.ItemNotFound: Action.DEAD,
+    errors.NotClaimed: Action.DEAD,
+    errors.InvalidCorrection: Action.DEAD,
+    errors.UnlockRefused: Action.DEAD,
+    errors.LinkRefused: Action.DEAD,
     errors.PermanentError: Action.DEAD,
     errors.CorruptDocument: Action.DEAD,
     errors.EmptyDocument: Action.DEAD,

@@ -49,7 +49,7 @@ from lease_parser.decisions import (
     draft_fields,
     field_sources,
 )
-from lease_parser.errors import DocumentNotFound, LeaseParserError, Reason
+from lease_parser.errors import ItemNotFound, NotClaimed, Reason, ReviewRefused
 from lease_parser.model import FIELD_NAMES, FieldProblem
 from lease_parser.store import (
     DocumentRow,
@@ -69,23 +69,6 @@ NOT_A_LEASE_REJECTION = "not a lease"
 # What a reviewer may state a document is when approving it: a document that is not a
 # lease is rejected, never committed as one.
 COMMITTABLE_AS = ("lease", "sublease", "amendment", "form")
-
-
-class ReviewRefused(LeaseParserError):
-    """A review action that cannot be done as asked; ``problems`` say which fields and why."""
-
-    def __init__(self, message: str, problems: list[FieldProblem] | None = None, **context: Any):
-        super().__init__(message, **context)
-        self.problems = problems or []
-
-
-class ItemNotFound(ReviewRefused, DocumentNotFound):
-    """No document with that hash."""
-
-
-class NotClaimed(ReviewRefused):
-    """The reviewer does not hold a live claim on the item (someone else does, nobody
-    does, or theirs expired): only the holder of a claim decides."""
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,9 @@ from sqlalchemy import ColumnElement, and_, exists, func, select, update
 
 from lease_parser.corrections import REVIEWED_CONFIDENCE
 from lease_parser.decisions import DecisionKind, corrections_to_decisions
+from lease_parser.errors import ItemNotFound, ReviewRefused
 from lease_parser.export import sources_of
 from lease_parser.model import FIELD_NAMES, FieldProblem
-from lease_parser.review import ItemNotFound, ReviewRefused
 from lease_parser.store import (
     DocumentRow,
     DocumentState,

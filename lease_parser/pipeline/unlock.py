@@ -15,16 +15,12 @@ import contextlib
 from celery import Celery
 
 from lease_parser.credentials import forget_password, store_password
-from lease_parser.errors import DocumentNotFound, LeaseParserError, Reason
+from lease_parser.errors import DocumentNotFound, Reason, UnlockRefused
 from lease_parser.parsing import password_opens
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.pipeline.submit import SubmitReceipt, requeue_document
 from lease_parser.storage import fetch
 from lease_parser.store import DocumentRow, DocumentState
-
-
-class UnlockRefused(LeaseParserError):
-    """The document cannot be unlocked as asked (wrong state, wrong password); nothing changed."""
 
 
 def _document_bytes(runtime: Runtime, doc_key: str, doc_hash: str) -> bytes:

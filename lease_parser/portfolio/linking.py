@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from lease_parser.errors import DocumentNotFound, StorageUnavailable
+from lease_parser.errors import LinkRefused, StorageUnavailable
 from lease_parser.portfolio.links import Identity, LinkDecision, decide_link
 from lease_parser.store import (
     AmendmentLinkRow,
@@ -35,10 +35,6 @@ AMENDMENT_KIND = "amendment"
 LINKABLE_STATES = (DocumentState.COMMITTED, DocumentState.REVIEW)
 AUTO = "auto"
 REVIEWER = "reviewer"
-
-
-class LinkRefused(DocumentNotFound):
-    """A link a person asked for names no amendment, or no lease, in the store."""
 
 
 @dataclass(frozen=True)

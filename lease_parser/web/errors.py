@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from lease_parser import errors
-from lease_parser.review import ItemNotFound, NotClaimed, ReviewRefused
+from lease_parser.errors import ItemNotFound, NotClaimed, ReviewRefused
 
 
 class ErrorBody(BaseModel):
@@ -59,6 +59,9 @@ HTTP_ERRORS: dict[type[errors.LeaseParserError], tuple[int, str]] = {
     ReviewRefused: (409, "review_refused"),
     ItemNotFound: (404, "not_found"),
     NotClaimed: (403, "not_claimed"),
+    errors.InvalidCorrection: (422, "invalid_values"),
+    errors.UnlockRefused: (409, "unlock_refused"),
+    errors.LinkRefused: (404, "not_found"),
 }
 
 # Answers a client should retry later: say when (backpressure is 503 + Retry-After).

@@ -9,11 +9,11 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from lease_parser.errors import LeaseParserError
+from lease_parser.errors import ItemNotFound, LeaseParserError, NotClaimed, ReviewRefused
 from lease_parser.fields import LABELS
 from lease_parser.hashes import resolve_prefix
 from lease_parser.model import FIELD_NAMES
-from lease_parser.review import COMMITTABLE_AS, ItemNotFound, NotClaimed, ReviewItem, ReviewRefused
+from lease_parser.review import COMMITTABLE_AS, ReviewItem
 from lease_parser.schedule_checks import COLUMN_WORDS, CellProblem
 from lease_parser.store import DocumentState, as_utc, utcnow
 from lease_parser.viewer import Highlight, ImageView, Span, TextView

@@ -15,9 +15,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from lease_parser.errors import ReviewRefused
 from lease_parser.fields import LABELS
 from lease_parser.model import FIELD_NAMES
-from lease_parser.review import ReviewRefused
 from lease_parser.web.auth import Reviewer
 from lease_parser.web.context import context
 from lease_parser.web.errors import status_and_code

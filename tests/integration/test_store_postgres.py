@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from lease_parser.errors import ReviewRefused
 from lease_parser.export import read_leases_csv, read_schedule_csv, values_of, write_csv
 from lease_parser.migrations import INITIAL_REVISION, current_revisions, head_revisions
-from lease_parser.review import ReviewQueue, ReviewRefused
+from lease_parser.review import ReviewQueue
 from lease_parser.store import DocumentState, Outcome, Store, create_store_engine
 from tests.store_helpers import add_document, claim_and_reject, fields_json, review_and_approve
 from tests.unit.test_store_migrations import (

@@ -10,14 +10,13 @@ import pytest
 
 from lease_parser.corrections import (
     REVIEWED_CONFIDENCE,
-    InvalidCorrection,
     abstraction_from_fields,
     apply_corrections,
     commit_problems,
     expected_form,
     validate_correction,
 )
-from lease_parser.errors import Reason
+from lease_parser.errors import InvalidCorrection, Reason
 from lease_parser.model import FIELD_NAMES, FieldProblem, Money
 from lease_parser.schedule_checks import CellProblem
 from tests.store_helpers import fields_json

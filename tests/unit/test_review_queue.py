@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from lease_parser.corrections import parse_corrections
-from lease_parser.errors import Reason
+from lease_parser.errors import ItemNotFound, NotClaimed, Reason, ReviewRefused
 from lease_parser.model import FieldProblem
-from lease_parser.review import ItemNotFound, NotClaimed, ReviewQueue, ReviewRefused
+from lease_parser.review import ReviewQueue
 from lease_parser.store import (
     DocumentRow,
     DocumentState,

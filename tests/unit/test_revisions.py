@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import func, select
 
 from lease_parser.calibration import reviewed_examples
-from lease_parser.review import ReviewQueue, ReviewRefused
+from lease_parser.errors import ReviewRefused
+from lease_parser.review import ReviewQueue
 from lease_parser.revisions import Revisions, in_sample, sample_threshold
 from lease_parser.store import DocumentRow, DocumentState, EventRow, Store, entered_final_state
 from tests.store_helpers import add_document, fields_json

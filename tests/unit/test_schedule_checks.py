@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from lease_parser.corrections import InvalidCorrection, abstraction_from_fields, validate_correction
+from lease_parser.corrections import abstraction_from_fields, validate_correction
 from lease_parser.decisions import corrections_to_decisions
+from lease_parser.errors import InvalidCorrection
 from lease_parser.schedule_checks import CellProblem, add_months, schedule_problems
 from tests.store_helpers import fields_json
 

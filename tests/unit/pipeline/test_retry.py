@@ -48,8 +48,13 @@ def test_every_error_class_has_a_declared_decision() -> None:
 
 @pytest.mark.parametrize("cls", ERROR_CLASSES, ids=lambda c: c.__name__)
 def test_decisions_follow_the_taxonomy(cls: type[LeaseParserError]) -> None:
-    first = classify(cls("boom", key="k"), 0, POLICY)
-    last = classify(cls("boom", key="k"), POLICY.max_retries, POLICY)
+    def error() -> LeaseParserError:
+        if cls is errors.InvalidCorrection:  # its own signature: field, value, problem, form
+            return errors.InvalidCorrection("tenant", "boom", "not a name", "a name")
+        return cls("boom", key="k")
+
+    first = classify(error(), 0, POLICY)
+    last = classify(error(), POLICY.max_retries, POLICY)
     if issubclass(cls, TransientError) or cls is BrokerFullError:
         assert (first.action, last.action) == (Action.RETRY, Action.DEAD)
         assert last.reason is Reason.RETRIES_EXHAUSTED

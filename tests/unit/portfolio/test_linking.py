@@ -9,15 +9,8 @@ from typing import Any
 
 import pytest
 
-from lease_parser.errors import Reason
-from lease_parser.portfolio.linking import (
-    LinkRefused,
-    after_finish,
-    link_by_reviewer,
-    link_of,
-    links,
-    relink,
-)
+from lease_parser.errors import LinkRefused, Reason
+from lease_parser.portfolio.linking import after_finish, link_by_reviewer, link_of, links, relink
 from lease_parser.portfolio.records import lease_record, lease_records
 from lease_parser.store import DocumentState, LinkState, Store
 from tests.store_helpers import add_document, fields_json

@@ -180,6 +180,7 @@ NOT_API_ANSWERS = {
     "review_refused",
     "invalid_values",
     "not_claimed",
+    "unlock_refused",  # unlock is the CLI's (lease-parser unlock), not a route's
     "forbidden",  # HTTP_CODES' fallback for a bare 403, which no route raises
 }
 

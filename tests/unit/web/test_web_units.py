@@ -11,12 +11,16 @@ import pytest
 
 from lease_parser import errors
 from lease_parser.decisions import DecisionKind, FieldDecision
-from lease_parser.errors import ConfigurationError, LeaseParserError
+from lease_parser.errors import (
+    ConfigurationError,
+    LeaseParserError,
+    NotClaimed,
+    ReviewRefused,
+)
 from lease_parser.model import FieldProblem
-from lease_parser.review import ItemNotFound, NotClaimed, ReviewRefused
 from lease_parser.settings import load_settings
 from lease_parser.web.api import content_type, upload_key
-from lease_parser.web.errors import HTTP_ERRORS, status_and_code
+from lease_parser.web.errors import status_and_code
 from lease_parser.web.forms import correction_value
 from lease_parser.web.item_view import FieldRow, next_focus
 
@@ -51,19 +55,6 @@ def test_the_server_refuses_to_start_without_tokens() -> None:
 
     with pytest.raises(ConfigurationError, match="LEASE_API_TOKENS=name:token"):
         create_app(load_settings())
-
-
-def _error_classes() -> set[type[LeaseParserError]]:
-    found = {
-        cls
-        for cls in vars(errors).values()
-        if isinstance(cls, type) and issubclass(cls, LeaseParserError)
-    }
-    return found | {ReviewRefused, ItemNotFound, NotClaimed}
-
-
-def test_every_error_class_has_an_http_answer() -> None:
-    assert _error_classes() <= set(HTTP_ERRORS)
 
 
 @pytest.mark.parametrize(
