@@ -75,6 +75,9 @@ class Reason(StrEnum):
     TIME_LIMIT = "time_limit"
     WORKER_LOST = "worker_lost"
     REJECTED_BY_REVIEWER = "rejected_by_reviewer"
+    # A person's action (review, correction, unlock) that cannot be done as asked; it ends
+    # no document, so no dead letter carries it.
+    REFUSED = "refused"
     # A caller's lookup by a hash that is malformed or matches several documents.
     BAD_HASH = "bad_hash"
     # A submission's callback_url the server refuses to call.
@@ -156,6 +159,8 @@ class AmbiguousHash(LeaseParserError):
 class ReviewRefused(LeaseParserError):
     """A review action that cannot be done as asked; ``problems`` say which fields and why."""
 
+    reason = Reason.REFUSED
+
     def __init__(
         self, message: str, problems: Sequence[FieldProblem] | None = None, **context: Any
     ) -> None:
@@ -166,6 +171,8 @@ class ReviewRefused(LeaseParserError):
 class ItemNotFound(ReviewRefused, DocumentNotFound):
     """No document with that hash."""
 
+    reason = Reason.NOT_FOUND
+
 
 class NotClaimed(ReviewRefused):
     """The reviewer does not hold a live claim on the item (someone else does, nobody
@@ -175,6 +182,8 @@ class NotClaimed(ReviewRefused):
 class InvalidCorrection(LeaseParserError, ValueError):
     """A reviewer's value the model refuses: which field, what is wrong, what is expected;
     for a rent schedule, each bad cell (``cells``)."""
+
+    reason = Reason.REFUSED
 
     def __init__(
         self,
@@ -202,6 +211,8 @@ class InvalidCorrection(LeaseParserError, ValueError):
 
 class UnlockRefused(LeaseParserError):
     """The document cannot be unlocked as asked (wrong state, wrong password); nothing changed."""
+
+    reason = Reason.REFUSED
 
 
 class LinkRefused(DocumentNotFound):

@@ -18,7 +18,7 @@ from lease_parser.model import Route
 from lease_parser.outcomes import Action, route_for_error
 from lease_parser.pipeline.retry import classify
 from lease_parser.settings import RetryPolicy
-from tests.unit.pipeline.test_retry import ERROR_CLASSES
+from tests.unit.pipeline.test_retry import ERROR_CLASSES, error_of
 
 
 @pytest.mark.parametrize(
@@ -42,8 +42,8 @@ def test_in_process_routes_end_where_the_pipelines_last_attempt_ends(
 ) -> None:
     """`abstract` cannot retry: it must end exactly where the pipeline ends after the last retry."""
     policy = RetryPolicy()
-    last = classify(cls("boom"), policy.max_retries, policy)
-    route, reason = route_for_error(cls("boom"))
+    last = classify(error_of(cls), policy.max_retries, policy)
+    route, reason = route_for_error(error_of(cls))
     expected_route = Route.REVIEW if last.action is Action.REVIEW else Route.DEAD
     assert (route, reason) == (expected_route, last.reason)
 

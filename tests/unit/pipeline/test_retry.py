@@ -46,15 +46,16 @@ def test_every_error_class_has_a_declared_decision() -> None:
     assert set(ERROR_CLASSES) - set(ACTIONS) == set()
 
 
+def error_of(cls: type[LeaseParserError]) -> LeaseParserError:
+    if cls is errors.InvalidCorrection:  # its own signature: field, value, problem, form
+        return errors.InvalidCorrection("tenant", "boom", "not a name", "a name")
+    return cls("boom", key="k")
+
+
 @pytest.mark.parametrize("cls", ERROR_CLASSES, ids=lambda c: c.__name__)
 def test_decisions_follow_the_taxonomy(cls: type[LeaseParserError]) -> None:
-    def error() -> LeaseParserError:
-        if cls is errors.InvalidCorrection:  # its own signature: field, value, problem, form
-            return errors.InvalidCorrection("tenant", "boom", "not a name", "a name")
-        return cls("boom", key="k")
-
-    first = classify(error(), 0, POLICY)
-    last = classify(error(), POLICY.max_retries, POLICY)
+    first = classify(error_of(cls), 0, POLICY)
+    last = classify(error_of(cls), POLICY.max_retries, POLICY)
     if issubclass(cls, TransientError) or cls is BrokerFullError:
         assert (first.action, last.action) == (Action.RETRY, Action.DEAD)
         assert last.reason is Reason.RETRIES_EXHAUSTED
