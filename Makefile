@@ -35,14 +35,20 @@ run: install ## the whole pipeline on the sample leases, data in .lease_data (ow
 serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
 	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) serve --local $(SERVE_ARGS)
 
+# Tests run in TEST_JOBS processes (pytest-xdist), a test file to a process: the integration
+# tests mostly wait on servers they started, so two at once nearly halve the suite's time.
+# TEST_JOBS=0 runs them in this process (a debugger, -x, -s).
+TEST_JOBS ?= 2
+XDIST = $(if $(filter 0,$(TEST_JOBS)),-p no:xdist,-n $(TEST_JOBS) --dist loadfile)
+
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
-	$(PY) -m pytest -m "not slow and not image" $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) -m "not slow and not image" $(PYTEST_ARGS)
 
 unit: install ## unit tests only (no servers)
-	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/unit $(PYTEST_ARGS)
 
 integration: install ## integration tests only
-	$(PY) -m pytest tests/integration -m "not slow and not image" $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/integration -m "not slow and not image" $(PYTEST_ARGS)
 
 image: install ## container image lease-parser:VERSION (buildah; Debian base built locally by mmdebstrap, cached)
 	scripts/build_image.sh
