@@ -35,11 +35,11 @@ run: install ## the whole pipeline on the sample leases, data in .lease_data (ow
 serve: install ## the workspace and API on http://127.0.0.1:8000/ over make run's data (own redis-server + workers; Ctrl-C stops)
 	LEASE_DATA_DIR=$(DATA_DIR) $(LEASE) serve --local $(SERVE_ARGS)
 
-# Tests run in TEST_JOBS processes (pytest-xdist), a test file to a process: the integration
-# tests mostly wait on servers they started, so two at once nearly halve the suite's time.
-# TEST_JOBS=0 runs them in this process (a debugger, -x, -s).
+# Tests run in TEST_JOBS processes (pytest-xdist; a process that runs out of tests takes some
+# of another's): the integration tests mostly wait on servers they started, so two run at
+# once on two cores. TEST_JOBS=0 runs them in this process (a debugger, -x, -s).
 TEST_JOBS ?= 2
-XDIST = $(if $(filter 0,$(TEST_JOBS)),-p no:xdist,-n $(TEST_JOBS) --dist loadfile)
+XDIST = $(if $(filter 0,$(TEST_JOBS)),-p no:xdist,-n $(TEST_JOBS) --dist worksteal)
 
 test: install ## unit + integration tests (starts its own redis-server, workers, moto; uses local PostgreSQL)
 	$(PY) -m pytest $(XDIST) -m "not slow and not image" $(PYTEST_ARGS)
