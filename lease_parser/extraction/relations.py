@@ -2,9 +2,9 @@
 
 A lease's values constrain each other: commencement + term = expiration, annual rent = 12 ×
 monthly rent, the first step of the rent schedule is the initial rent, its rate per foot ×
-the area is the annual rent, its rents step by the stated escalation, its months fall within
-the term, a renewal term or notice exists only with a renewal option, the lease is dated
-before it expires, a break date falls within the term. Each relation that applies is
+the area is the annual rent, its rents step by the stated escalation, it ends with the
+term, a renewal term or notice exists only with a renewal option, the lease is dated before
+it expires, a break date falls within the term. Each relation that applies is
 checked once, after every field is read. One that holds is evidence for each value in it
 (``relations_met``); one that fails lowers belief in each (``relations_failed``) and is a
 doubt a reviewer resolves, with the relation named.
@@ -131,14 +131,26 @@ def _steps_follow_escalation(values: Mapping[str, str]) -> Outcome | None:
     return None
 
 
-def _steps_in_term(values: Mapping[str, str]) -> Outcome | None:
-    """Steps numbered by month end within the term's months."""
+def _steps_span_term(values: Mapping[str, str]) -> Outcome | None:
+    """A schedule numbered by month ends with the term's last month."""
     steps = json.loads(values["rent_schedule"])
     ends = [s["end"] for s in steps if isinstance(s.get("end"), int)]
     if not ends:
         return None
     months = int(values["term_months"])
-    return Outcome(max(ends) <= months, f"the schedule's last month {max(ends)} within {months}")
+    return Outcome(ends[-1] == months, f"the schedule's last month {ends[-1]} = term {months}")
+
+
+def _steps_end_at_expiration(values: Mapping[str, str]) -> Outcome | None:
+    """A dated schedule ends on the expiration date."""
+    steps = json.loads(values["rent_schedule"])
+    last = steps[-1].get("end") if steps else None
+    if not isinstance(last, str):
+        return None
+    end = _date(values, "expiration_date")
+    return Outcome(
+        dt.date.fromisoformat(last) == end, f"the schedule's last day {last} = expiration {end}"
+    )
 
 
 def _break_after_start(values: Mapping[str, str]) -> Outcome:
@@ -179,7 +191,12 @@ RELATIONS: tuple[Relation, ...] = (
     Relation(
         "schedule follows the escalation", ("rent_schedule", "escalation"), _steps_follow_escalation
     ),
-    Relation("schedule within the term", ("rent_schedule", "term_months"), _steps_in_term),
+    Relation("schedule spans the term", ("rent_schedule", "term_months"), _steps_span_term),
+    Relation(
+        "schedule ends at expiration",
+        ("rent_schedule", "expiration_date"),
+        _steps_end_at_expiration,
+    ),
     Relation(
         "renewal term needs an option", ("renewal_option_count", "renewal_term_months"), _renewal
     ),

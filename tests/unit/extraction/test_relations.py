@@ -43,6 +43,7 @@ FIRST_YEAR = {"start": 1, "end": 12, "monthly": "5000.00", "annual": "60000.00"}
 RATED = {**FIRST_YEAR, "per_sqft_annual": "24.00"}
 SECOND_YEAR = {"start": 13, "end": 24, "monthly": "5150.00", "annual": "61800.00"}
 THREE_PERCENT = json.dumps({"kind": "fixed_percent", "rate": "3.00"})
+DATED = {"start": "2024-01-01", "end": "2024-12-31", "monthly": "5000.00", "annual": None}
 NOTICE = json.dumps({"least": {"count": 9, "unit": "months"}, "most": None})
 
 # relation -> (values for which it holds, values for which it fails)
@@ -82,9 +83,13 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
             "escalation": THREE_PERCENT,
         },
     ),
-    "schedule within the term": (
+    "schedule spans the term": (
         {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "term_months": "24"},
-        {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "term_months": "12"},
+        {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "term_months": "26"},
+    ),
+    "schedule ends at expiration": (
+        {"rent_schedule": schedule(DATED), "expiration_date": "2024-12-31"},
+        {"rent_schedule": schedule(DATED), "expiration_date": "2025-02-28"},
     ),
     "renewal term needs an option": (
         {"renewal_option_count": "2", "renewal_term_months": "60"},
@@ -113,7 +118,8 @@ UNTYPABLE = {
     "schedule starts at the rent": ("rent_schedule", "see Exhibit B"),
     "rate × area = annual rent": ("rentable_sqft", "about 2,500"),
     "schedule follows the escalation": ("escalation", "three percent"),
-    "schedule within the term": ("term_months", "two years"),
+    "schedule spans the term": ("term_months", "two years"),
+    "schedule ends at expiration": ("expiration_date", "2024-12-32"),
     "renewal term needs an option": ("renewal_option_count", "two"),
     "renewal notice needs an option": ("renewal_notice", "nine months"),
     "break date after commencement": ("termination_option_date", "after year three"),
@@ -371,8 +377,16 @@ def test_a_schedule_or_none_escalation_is_checked_by_whether_the_rents_change(
 
 
 def test_a_dated_schedule_gives_the_months_of_the_term_nothing_to_check(only: Only) -> None:
-    only("schedule within the term")
-    dated = {"start": "2024-01-01", "end": "2024-12-31", "monthly": "5000.00", "annual": None}
-    fields, doc = lease({"rent_schedule": schedule(dated), "term_months": "6"})
+    only("schedule spans the term")
+    fields, doc = lease({"rent_schedule": schedule(DATED), "term_months": "6"})
     check_relations(fields, doc)
     assert fields["term_months"].evidence == {}
+
+
+def test_a_schedule_whose_last_row_is_open_gives_expiration_nothing_to_check(only: Only) -> None:
+    only("schedule ends at expiration")
+    fields, doc = lease(
+        {"rent_schedule": schedule({**DATED, "end": None}), "expiration_date": "2025-02-28"}
+    )
+    check_relations(fields, doc)
+    assert fields["expiration_date"].evidence == {}
