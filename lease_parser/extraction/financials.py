@@ -37,6 +37,7 @@ from lease_parser.extraction.schedule import (
     no_increase_cues,
     one_rent,
     schedule_cue,
+    schedule_gaps,
     schedule_steps,
     steps_escalation_cues,
 )
@@ -83,6 +84,9 @@ def _schedule_fields(
         steps = schedule_steps(evidence.table, areas, flat.text)
         cue = schedule_cue(evidence.table, steps) if not one_rent(steps) else None
         steps_field = resolve("rent_schedule", [cue], flat) if cue else None
+        gaps = schedule_gaps(steps)
+        if steps_field is not None and gaps:
+            add_caveat(steps_field, f"the schedule's periods do not join: {'; '.join(gaps)}")
         if cue is not None:
             escalation.extend(steps_escalation_cues(steps, escalation, cue))
     if not escalation and (not steps or one_rent(steps)):

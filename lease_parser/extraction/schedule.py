@@ -421,3 +421,22 @@ def escalation_features(
         "increase_words": round(scaled, 4),
         "table_rows": min(len(steps), 12) / 12,
     }
+
+
+def _next_start(end: object) -> object:
+    if isinstance(end, int):
+        return end + 1
+    if _is_date(end):
+        return (dt.date.fromisoformat(str(end)) + dt.timedelta(days=1)).isoformat()
+    return None
+
+
+def schedule_gaps(steps: list[dict[str, Any]]) -> list[str]:
+    """Where one period does not begin the day (or month) after the one before ends: a row
+    lost in the text, or a table read across another; a reviewer reads which."""
+    gaps = []
+    for step, following in pairwise(steps):
+        after = _next_start(step["end"])
+        if after is not None and following["start"] is not None and following["start"] != after:
+            gaps.append(f"{step['end']} is followed by {following['start']}")
+    return gaps

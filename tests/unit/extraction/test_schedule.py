@@ -39,7 +39,8 @@ def test_steps_from_a_schedule() -> None:
         "Base Rent: | Period | Monthly Base Rent | Annual Base Rent | "
         "| Months 1 - 12 | $10,000.00 | $120,000.00 | "
         "| Months 13 - 24 | $10,300.00 | $123,600.00 | "
-        "| Lease Years 3 - 5 | $10,609.00 | $127,308.00 | Rent is due on the first of each month."
+        "| Lease Years 3 - 5 | $10,609.00 | $127,308.00 | "
+        "Rent is due on the first of each month."
     )
     assert [(s["start"], s["end"], s["monthly"]) for s in out["rent_schedule"]] == [
         (1, 12, "10000.00"),
@@ -300,3 +301,32 @@ def test_a_monthly_rate_per_foot_is_not_an_annual_rate() -> None:
         (13, 24, "11000.00"),
     ]
     assert [s["per_sqft_annual"] for s in steps] == [None, None]
+
+
+def test_a_schedule_whose_periods_do_not_join_is_a_caveat() -> None:
+    raw = by_name(
+        extract_financials(
+            document(
+                "Base Rent: | Period | Monthly Base Rent | Annual Base Rent | "
+                "| Months 1 - 12 | $10,000.00 | $120,000.00 | "
+                "| Months 25 - 36 | $10,609.00 | $127,308.00 | "
+                "Rent is due on the first of each month."
+            )
+        )
+    )["rent_schedule"]
+    assert raw.evidence["caveats"] == 1.0
+    assert "12 is followed by 25" in raw.doubts["caveat"]
+
+
+def test_periods_that_join_are_no_caveat() -> None:
+    raw = by_name(
+        extract_financials(
+            document(
+                "Base Rent: | Period | Monthly Base Rent | Annual Base Rent | "
+                "| Months 1 - 12 | $10,000.00 | $120,000.00 | "
+                "| Months 13 - 24 | $10,300.00 | $123,600.00 | "
+                "Rent is due on the first of each month."
+            )
+        )
+    )["rent_schedule"]
+    assert not raw.doubts
