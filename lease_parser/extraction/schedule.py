@@ -17,12 +17,14 @@ import datetime as dt
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
 from lease_parser.extraction.anchored import searched_near
+from lease_parser.extraction.base import Cited, RawField
 from lease_parser.extraction.clauses import SENTENCE_END
 from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.dates import parse_date
@@ -440,3 +442,26 @@ def schedule_gaps(steps: list[dict[str, Any]]) -> list[str]:
         if after is not None and following["start"] is not None and following["start"] != after:
             gaps.append(f"{step['end']} is followed by {following['start']}")
     return gaps
+
+
+def start_at_commencement(fields: Mapping[str, RawField]) -> None:
+    """A first period "from the Commencement Date to January 31, 2024" starts on the
+    commencement date the lease states, when it was read (and is before the period's end);
+    the schedule then cites that statement too."""
+    schedule, commencement = fields.get("rent_schedule"), fields.get("commencement_date")
+    if schedule is None or schedule.value is None or commencement is None:
+        return
+    if commencement.value is None:
+        return
+    steps = json.loads(schedule.value)
+    first = steps[0] if steps else None
+    if first is None or first["start"] is not None or not _is_date(first["end"]):
+        return
+    if not commencement.value < first["end"]:
+        return
+    first["start"] = commencement.value
+    schedule.value = json.dumps(steps)
+    schedule.inputs.append(
+        Cited(commencement.page, commencement.start, commencement.end, commencement.snippet)
+    )
+    schedule.notes.append(f"the first period starts on the commencement date {commencement.value}")

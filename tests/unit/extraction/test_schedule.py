@@ -330,3 +330,31 @@ def test_periods_that_join_are_no_caveat() -> None:
         )
     )["rent_schedule"]
     assert not raw.doubts
+
+
+def test_a_first_period_from_the_commencement_date_starts_on_the_date_read() -> None:
+    from lease_parser.extraction.base import RawField
+    from lease_parser.extraction.schedule import start_at_commencement
+
+    steps = [
+        {"start": None, "end": "2024-01-31", "monthly": "100.00"},
+        {"start": "2024-02-01", "end": "2025-01-31", "monthly": "110.00"},
+    ]
+    schedule = RawField("rent_schedule", json.dumps(steps), page=2, start=5, end=90)
+    commencement = RawField("commencement_date", "2023-02-01", page=1, start=10, end=26)
+    start_at_commencement({"rent_schedule": schedule, "commencement_date": commencement})
+    assert json.loads(schedule.value or "")[0]["start"] == "2023-02-01"
+    assert [(c.page, c.start) for c in schedule.inputs] == [(1, 10)]
+
+
+def test_no_commencement_read_leaves_the_first_start_open() -> None:
+    from lease_parser.extraction.base import RawField
+    from lease_parser.extraction.schedule import start_at_commencement
+
+    steps = [{"start": None, "end": "2024-01-31", "monthly": "100.00"}]
+    schedule = RawField("rent_schedule", json.dumps(steps))
+    late = RawField("commencement_date", "2024-06-01")
+    start_at_commencement({"rent_schedule": schedule, "commencement_date": late})
+    assert json.loads(schedule.value or "")[0]["start"] is None
+    start_at_commencement({"rent_schedule": schedule})
+    assert json.loads(schedule.value or "")[0]["start"] is None
