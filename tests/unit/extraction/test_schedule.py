@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
+from lease_parser.extraction.base import RawField
 from lease_parser.extraction.financials import extract_financials
 from lease_parser.extraction.rent_table import RentTable, Row
 from lease_parser.extraction.schedule import (
     escalation_from_steps,
     schedule_steps,
+    start_at_commencement,
     step_pattern,
 )
 from lease_parser.model import EscalationKind
@@ -333,9 +335,6 @@ def test_periods_that_join_are_no_caveat() -> None:
 
 
 def test_a_first_period_from_the_commencement_date_starts_on_the_date_read() -> None:
-    from lease_parser.extraction.base import RawField
-    from lease_parser.extraction.schedule import start_at_commencement
-
     steps = [
         {"start": None, "end": "2024-01-31", "monthly": "100.00"},
         {"start": "2024-02-01", "end": "2025-01-31", "monthly": "110.00"},
@@ -348,9 +347,6 @@ def test_a_first_period_from_the_commencement_date_starts_on_the_date_read() -> 
 
 
 def test_no_commencement_read_leaves_the_first_start_open() -> None:
-    from lease_parser.extraction.base import RawField
-    from lease_parser.extraction.schedule import start_at_commencement
-
     steps = [{"start": None, "end": "2024-01-31", "monthly": "100.00"}]
     schedule = RawField("rent_schedule", json.dumps(steps))
     late = RawField("commencement_date", "2024-06-01")
