@@ -18,9 +18,9 @@ Every extracted value carries the same small record (``RawField.evidence``), so 
   and state;
 - ``kind_*``: the kind of document;
 - ``no_increase``, ``increase_words``, ``table_rows``: for an escalation, whether it is
-  ``none`` (one rent for the term, read from no increase being stated), how much the
-  agreement speaks of rent changing (increase, CPI, review ...), and how many periods its
-  rent table states (extraction/schedule.py);
+  ``none`` (one rent for the term, read from no increase being stated) and, for a ``none``,
+  how much the agreement speaks of rent changing all the same (increase, CPI, review ...),
+  and how many periods its rent table states (extraction/schedule.py);
 - ``place=*``, ``context=*``, ``position``, ``early``: where the candidate is stated and the
   words before it (extraction/candidates.py); ``sanity=*``: what its value should not look
   like (extraction/sanity.py).

@@ -412,14 +412,17 @@ def escalation_features(
     flat: FlatText, span: tuple[int, int], value: str | None, steps: list[dict[str, Any]]
 ) -> dict[str, float]:
     """Evidence the model weighs for an escalation: whether it is ``none`` (read from what
-    the lease does not say), how much the agreement speaks of rent changing, and how many
-    periods its table states."""
-    words = words_of(flat, span)
-    count = sum(words.count(term) for term in INCREASE_TERMS)
-    scaled = math.log1p(min(count, INCREASE_WORDS_CAP)) / math.log1p(INCREASE_WORDS_CAP)
+    the lease does not say) and, for a ``none``, how much the agreement speaks of rent
+    changing all the same; how many periods its table states."""
     kind = json.loads(value)["kind"] if value else None
+    none = kind == EscalationKind.NONE.value
+    scaled = 0.0
+    if none:
+        words = words_of(flat, span)
+        count = sum(words.count(term) for term in INCREASE_TERMS)
+        scaled = math.log1p(min(count, INCREASE_WORDS_CAP)) / math.log1p(INCREASE_WORDS_CAP)
     return {
-        "no_increase": 1.0 if kind == EscalationKind.NONE.value else 0.0,
+        "no_increase": 1.0 if none else 0.0,
         "increase_words": round(scaled, 4),
         "table_rows": min(len(steps), 12) / 12,
     }

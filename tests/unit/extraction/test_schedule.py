@@ -354,3 +354,17 @@ def test_no_commencement_read_leaves_the_first_start_open() -> None:
     assert json.loads(schedule.value or "")[0]["start"] is None
     start_at_commencement({"rent_schedule": schedule})
     assert json.loads(schedule.value or "")[0]["start"] is None
+
+
+def test_words_of_rent_changing_are_evidence_only_against_a_none() -> None:
+    raw = by_name(
+        extract_financials(
+            document(
+                "Base Rent shall be increased by three percent (3%) annually on each "
+                "anniversary, and the increase is subject to review."
+            )
+        )
+    )["escalation"]
+    assert json.loads(raw.value or "")["kind"] == "fixed_percent"
+    assert raw.evidence["no_increase"] == 0.0
+    assert raw.evidence["increase_words"] == 0.0
