@@ -8,7 +8,7 @@ A document is committed unread only when it is complete and nothing in it needs 
   to a person, who is asked what they are committing;
 - **it is complete** (``COMPLETENESS``): each of the parties, the premises, the lease
   date, the term (its length, or its start and end dates), the base rent (monthly or annual)
-  and the deposit is read, with a probability of being right that clears the gate
+  the deposit and the escalation (how the rent moves, ``none`` included) is read, with a probability of being right that clears the gate
   (``LEASE_CONFIDENCE_GATE``), or not read with a probability that the lease does not state
   it that clears the gate (lease_parser.confidence, "not stated"). The parties are never
   "not stated" in a lease: with either unread it goes to a person;
@@ -51,6 +51,8 @@ COMPLETENESS: dict[str, tuple[tuple[str, ...], ...]] = {
     "term": (("term_months",), ("commencement_date", "expiration_date")),
     "base rent": (("base_rent_monthly",), ("base_rent_annual",)),
     "security deposit": (("security_deposit",),),
+    # The rent roll's next months: how the rent moves (a schedule, a rate, none at all).
+    "escalation": (("escalation",),),
 }
 # Fields a committed lease always states: with one unread, a person reads the lease.
 ALWAYS_STATED = frozenset({"landlord", "tenant"})

@@ -20,6 +20,7 @@ from lease_parser.extraction.parties import extract_parties
 from lease_parser.extraction.premises import extract_premises
 from lease_parser.extraction.ranking import Ranker, ranking_with
 from lease_parser.extraction.relations import check_relations
+from lease_parser.extraction.schedule import start_at_commencement
 from lease_parser.extraction.sections import primary_span
 from lease_parser.extraction.stated import stated_but_not_read
 from lease_parser.extraction.term import extract_term
@@ -50,6 +51,7 @@ def extract_fields(document: Document, ranker: Ranker | None = None) -> dict[str
     if not document.pages:
         return fields
     drop_without_option(fields)
+    start_at_commencement(fields)
     check_relations(fields, document)
     flat = flat_text(document)
     span = primary_span(document)

@@ -17,6 +17,10 @@ Every extracted value carries the same small record (``RawField.evidence``), so 
 - ``assembled``, ``complete``: an address joined from parts stated apart, one with its city
   and state;
 - ``kind_*``: the kind of document;
+- ``no_increase``, ``increase_words``, ``table_rows``: for an escalation, whether it is
+  ``none`` (one rent for the term, read from no increase being stated) and, for a ``none``,
+  how much the agreement speaks of rent changing all the same (increase, CPI, review ...),
+  and how many periods its rent table states (extraction/schedule.py);
 - ``place=*``, ``context=*``, ``position``, ``early``: where the candidate is stated and the
   words before it (extraction/candidates.py); ``sanity=*``: what its value should not look
   like (extraction/sanity.py).
@@ -81,6 +85,7 @@ CAVEAT_FEATURE = "caveats"
 ASSEMBLED_FEATURE = "assembled"  # the value joins parts stated in different places
 COMPLETE_FEATURE = "complete"  # an address with its city and state
 KIND_FEATURES = ("kind_sublease", "kind_amendment", "kind_form")
+ESCALATION_FEATURES = ("no_increase", "increase_words", "table_rows")
 FEATURES: tuple[str, ...] = (
     *Evidence.__dataclass_fields__,
     *RELATION_FEATURES,
@@ -88,6 +93,7 @@ FEATURES: tuple[str, ...] = (
     ASSEMBLED_FEATURE,
     COMPLETE_FEATURE,
     *KIND_FEATURES,
+    *ESCALATION_FEATURES,
     *CANDIDATE_FEATURES,
     *SANITY_FEATURES,
 )

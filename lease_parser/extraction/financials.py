@@ -9,6 +9,7 @@ master lease attached to a sublease, or amendments after a lease, state other te
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from lease_parser.extraction.area import area_cues
 from lease_parser.extraction.base import RawField
@@ -31,12 +32,14 @@ from lease_parser.extraction.rent import (
 )
 from lease_parser.extraction.rent_table import find_rent_tables
 from lease_parser.extraction.schedule import (
-    DERIVED_WEIGHT,
     escalation_clause_cues,
-    escalation_from_steps,
-    escalation_value,
+    escalation_features,
+    no_increase_cues,
+    one_rent,
     schedule_cue,
+    schedule_gaps,
     schedule_steps,
+    steps_escalation_cues,
 )
 from lease_parser.extraction.sections import primary_span
 from lease_parser.parsing.base import Document
@@ -72,18 +75,26 @@ def _rent_fields(
 def _schedule_fields(
     flat: FlatText, span: tuple[int, int], evidence: RentEvidence, areas: list[Decimal]
 ) -> list[RawField | None]:
-    """The first schedule's steps, and the escalation they (or a clause) show."""
+    """The first schedule's steps, and the escalation the lease states: a clause's rate
+    (checked by steps that follow it), a table's ``schedule``, or one rent and ``none``."""
     escalation = escalation_clause_cues(flat, span)
+    steps: list[dict[str, Any]] = []
     steps_field = None
     if evidence.table is not None:
         steps = schedule_steps(evidence.table, areas, flat.text)
-        cue = schedule_cue(evidence.table, steps)
+        cue = schedule_cue(evidence.table, steps) if not one_rent(steps) else None
         steps_field = resolve("rent_schedule", [cue], flat) if cue else None
-        derived = escalation_from_steps(steps)
-        if derived is not None and cue is not None:
-            value = escalation_value(*derived)
-            escalation.append(Cue(value, cue.start, cue.end, "rent schedule steps", DERIVED_WEIGHT))
-    return [steps_field, resolve("escalation", escalation, flat)]
+        gaps = schedule_gaps(steps)
+        if steps_field is not None and gaps:
+            add_caveat(steps_field, f"the schedule's periods do not join: {'; '.join(gaps)}")
+        if cue is not None:
+            escalation.extend(steps_escalation_cues(steps, escalation, cue))
+    if not escalation and (not steps or one_rent(steps)):
+        escalation.extend(no_increase_cues(flat, span, evidence.monthly + evidence.annual))
+    raw = resolve("escalation", escalation, flat)
+    if raw is not None:
+        raw.evidence.update(escalation_features(flat, span, raw.value, steps))
+    return [steps_field, raw]
 
 
 def _renewal_fields(flat: FlatText, span: tuple[int, int]) -> list[RawField | None]:

@@ -443,7 +443,22 @@ def extract_premises(document: Document) -> list[RawField]:
         add_caveat(best, f"statements of the address disagree on the {part}")
     if _part_of_a_floor(flat, fullest):
         add_caveat(best, "the premises are part of a floor: the line is the building's address")
+    if not postcode and (stated := _postcode_stated_elsewhere(flat, fullest.line)):
+        add_caveat(best, f"the lease states this street elsewhere with the postcode {stated}")
     return [best]
+
+
+def _postcode_stated_elsewhere(flat: FlatText, line: str) -> str | None:
+    """A postcode the lease states with the same street elsewhere (a notice address, the
+    particulars) while the premises line has none: the line read is short of a part the
+    lease states, so it is not yet the premises' whole address."""
+    key = street_key(line)
+    for street in STREET.finditer(flat.text):
+        if street_key(street.group(0)) == key:
+            _, _, postcode = _tail_parts(TAIL.match(flat.text, street.end()))
+            if postcode:
+                return postcode
+    return None
 
 
 def _part_of_a_floor(flat: FlatText, address: Address) -> bool:

@@ -2,8 +2,9 @@
 
 A lease's values constrain each other: commencement + term = expiration, annual rent = 12 ×
 monthly rent, the first step of the rent schedule is the initial rent, its rate per foot ×
-the area is the annual rent, a renewal term exists only with a renewal option, the lease is
-dated before it expires, a break date falls within the term. Each relation that applies is
+the area is the annual rent, its rents step by the stated escalation, it ends with the
+term, a renewal term or notice exists only with a renewal option, the lease is dated before
+it expires, a break date falls within the term. Each relation that applies is
 checked once, after every field is read. One that holds is evidence for each value in it
 (``relations_met``); one that fails lowers belief in each (``relations_failed``) and is a
 doubt a reviewer resolves, with the relation named.
@@ -27,6 +28,8 @@ from lease_parser.extraction.base import RawField
 from lease_parser.extraction.clauses import SENTENCE_END
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.rent_table import rate_fits, twelve_times
+from lease_parser.extraction.schedule import follows_rate, step_pattern
+from lease_parser.model import EscalationKind
 from lease_parser.parsing.base import Document
 
 # A lease dated more than this after its term starts is more likely a misread date.
@@ -112,6 +115,44 @@ def _rate_times_area(values: Mapping[str, str]) -> Outcome | None:
     return Outcome(rate_fits(rate, area, annual, 12), f"{rate}/sq ft × {area} = {annual}")
 
 
+def _steps_follow_escalation(values: Mapping[str, str]) -> Outcome | None:
+    """A stated percentage the schedule's rents step by; a ``schedule`` whose rents change;
+    ``none`` with a schedule whose rents do not (there is no schedule then)."""
+    steps = json.loads(values["rent_schedule"])
+    escalation = json.loads(values["escalation"])
+    kind = escalation["kind"]
+    if kind == EscalationKind.FIXED_PERCENT:
+        rate = Decimal(escalation["rate"])
+        return Outcome(follows_rate(steps, rate), f"the scheduled rents step by {rate}%")
+    if kind in (EscalationKind.SCHEDULE, EscalationKind.NONE):
+        changes = step_pattern(steps) is not None
+        says = "the scheduled rents change" if changes else "the scheduled rents do not change"
+        return Outcome(changes == (kind == EscalationKind.SCHEDULE), f"{kind}: {says}")
+    return None
+
+
+def _steps_span_term(values: Mapping[str, str]) -> Outcome | None:
+    """A schedule numbered by month ends with the term's last month."""
+    steps = json.loads(values["rent_schedule"])
+    ends = [s["end"] for s in steps if isinstance(s.get("end"), int)]
+    if not ends:
+        return None
+    months = int(values["term_months"])
+    return Outcome(ends[-1] == months, f"the schedule's last month {ends[-1]} = term {months}")
+
+
+def _steps_end_at_expiration(values: Mapping[str, str]) -> Outcome | None:
+    """A dated schedule ends on the expiration date."""
+    steps = json.loads(values["rent_schedule"])
+    last = steps[-1].get("end") if steps else None
+    if not isinstance(last, str):
+        return None
+    end = _date(values, "expiration_date")
+    return Outcome(
+        dt.date.fromisoformat(last) == end, f"the schedule's last day {last} = expiration {end}"
+    )
+
+
 def _break_after_start(values: Mapping[str, str]) -> Outcome:
     start, on = _date(values, "commencement_date"), _date(values, "termination_option_date")
     return Outcome(start < on, f"break date {on} after commencement {start}")
@@ -127,6 +168,14 @@ def _renewal(values: Mapping[str, str]) -> Outcome:
     return Outcome(count > 0, f"{count} renewal options, each of {values['renewal_term_months']}")
 
 
+def _renewal_notice(values: Mapping[str, str]) -> Outcome:
+    count = int(values["renewal_option_count"])
+    window = json.loads(values["renewal_notice"])
+    if not isinstance(window, dict):
+        raise TypeError("a notice window is an object")  # normalization refuses it
+    return Outcome(count > 0, f"{count} renewal options, with a notice window")
+
+
 RELATIONS: tuple[Relation, ...] = (
     Relation("term", ("commencement_date", "term_months", "expiration_date"), _term),
     Relation("dates in order", ("commencement_date", "expiration_date"), _order),
@@ -140,7 +189,21 @@ RELATIONS: tuple[Relation, ...] = (
         _rate_times_area,
     ),
     Relation(
+        "schedule follows the escalation", ("rent_schedule", "escalation"), _steps_follow_escalation
+    ),
+    Relation("schedule spans the term", ("rent_schedule", "term_months"), _steps_span_term),
+    Relation(
+        "schedule ends at expiration",
+        ("rent_schedule", "expiration_date"),
+        _steps_end_at_expiration,
+    ),
+    Relation(
         "renewal term needs an option", ("renewal_option_count", "renewal_term_months"), _renewal
+    ),
+    Relation(
+        "renewal notice needs an option",
+        ("renewal_option_count", "renewal_notice"),
+        _renewal_notice,
     ),
     Relation(
         "break date after commencement",

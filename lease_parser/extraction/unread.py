@@ -120,6 +120,19 @@ def _read(fields: Mapping[str, RawField], name: str) -> bool:
     return raw is not None and raw.value is not None
 
 
+def _sibling_read(fields: Mapping[str, RawField], name: str) -> bool:
+    """A sibling read where the field would be stated: an escalation of ``none`` (one rent
+    for the term) says the lease has no schedule, not that its schedule was missed."""
+    for sibling in _SIBLINGS.get(name, ()):
+        raw = fields.get(sibling)
+        if raw is None or raw.value is None:
+            continue
+        if sibling == "escalation" and '"none"' in raw.value:
+            continue
+        return True
+    return False
+
+
 def unread_fields(
     flat: FlatText, span: tuple[int, int], fields: Mapping[str, RawField], names: tuple[str, ...]
 ) -> list[RawField]:
@@ -135,9 +148,7 @@ def unread_fields(
             {
                 "shape_found": 1.0 if raw.doubts else 0.0,
                 **_mentions(flat, span, name),
-                "sibling_read": 1.0
-                if any(_read(fields, s) for s in _SIBLINGS.get(name, ()))
-                else 0.0,
+                "sibling_read": 1.0 if _sibling_read(fields, name) else 0.0,
                 "no_option": 1.0
                 if name in _NEED_AN_OPTION and count is not None and count.value == "0"
                 else 0.0,

@@ -41,6 +41,7 @@ BASE: dict[str, str] = {
     "term_months": "63",
     "base_rent_monthly": "24062.50",
     "security_deposit": "48125.00",
+    "escalation": '{"kind": "none", "rate": null}',
 }
 
 
@@ -130,6 +131,15 @@ CASES = [
         Route.REVIEW,
         Reason.LOW_CONFIDENCE,
         ["security_deposit"],
+    ),
+    (
+        "an unread escalation the lease may well state (the rent roll's next months)",
+        _with(escalation=None),
+        {"escalation": 0.6},
+        GATE,
+        Route.REVIEW,
+        Reason.LOW_CONFIDENCE,
+        ["escalation"],
     ),
     (
         "the term read as its dates, not its length",

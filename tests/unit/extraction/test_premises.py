@@ -421,3 +421,20 @@ def test_a_floor_the_premises_definition_names_joins_the_building_address() -> N
     assert raw.evidence["assembled"] == 1
     # Part of a floor: the address is the building's, and a person checks the line.
     assert "part of a floor" in raw.doubts[Doubt.CAVEAT]
+
+
+def test_a_line_without_the_postcode_the_lease_states_with_its_street_is_a_caveat() -> None:
+    clause = (
+        PREAMBLE + "Landlord leases Suite No. 1703 in the building located at 2929 Arch Street "
+        'in the City of Philadelphia, Commonwealth of Pennsylvania (the "Premises").' + FILLER
+    )
+    notices = "Notices to Tenant: 2929 Arch Street, Suite 1703, Philadelphia, PA 19104." + FILLER
+    raw = read(clause, notices)
+    assert raw.value.startswith("2929 Arch Street")
+    assert "19104" not in raw.value
+    assert raw.doubts[Doubt.CAVEAT] == (
+        "the lease states this street elsewhere with the postcode 19104"
+    )
+    # Stated with its postcode in the premises clause itself: nothing to doubt.
+    whole = read(clause.replace("Pennsylvania (the", "Pennsylvania 19104 (the"), notices)
+    assert Doubt.CAVEAT not in whole.doubts

@@ -30,6 +30,8 @@ SAYS = {
     "renewal_option_count": "The number of options to renew is",
     "renewal_term_months": "Each renewal term in months is",
     "termination_option_date": "The Break Date is",
+    "escalation": "The escalation of Base Rent is",
+    "renewal_notice": "The notice to renew is",
 }
 
 
@@ -39,6 +41,10 @@ def schedule(*steps: dict[str, object]) -> str:
 
 FIRST_YEAR = {"start": 1, "end": 12, "monthly": "5000.00", "annual": "60000.00"}
 RATED = {**FIRST_YEAR, "per_sqft_annual": "24.00"}
+SECOND_YEAR = {"start": 13, "end": 24, "monthly": "5150.00", "annual": "61800.00"}
+THREE_PERCENT = json.dumps({"kind": "fixed_percent", "rate": "3.00"})
+DATED = {"start": "2024-01-01", "end": "2024-12-31", "monthly": "5000.00", "annual": None}
+NOTICE = json.dumps({"least": {"count": 9, "unit": "months"}, "most": None})
 
 # relation -> (values for which it holds, values for which it fails)
 CASES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
@@ -70,9 +76,28 @@ CASES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
         {"rent_schedule": schedule(RATED), "rentable_sqft": "2500", "base_rent_annual": "60000.00"},
         {"rent_schedule": schedule(RATED), "rentable_sqft": "2600", "base_rent_annual": "60000.00"},
     ),
+    "schedule follows the escalation": (
+        {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "escalation": THREE_PERCENT},
+        {
+            "rent_schedule": schedule(FIRST_YEAR, {**SECOND_YEAR, "annual": "62400.00"}),
+            "escalation": THREE_PERCENT,
+        },
+    ),
+    "schedule spans the term": (
+        {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "term_months": "24"},
+        {"rent_schedule": schedule(FIRST_YEAR, SECOND_YEAR), "term_months": "26"},
+    ),
+    "schedule ends at expiration": (
+        {"rent_schedule": schedule(DATED), "expiration_date": "2024-12-31"},
+        {"rent_schedule": schedule(DATED), "expiration_date": "2025-02-28"},
+    ),
     "renewal term needs an option": (
         {"renewal_option_count": "2", "renewal_term_months": "60"},
         {"renewal_option_count": "0", "renewal_term_months": "60"},
+    ),
+    "renewal notice needs an option": (
+        {"renewal_option_count": "1", "renewal_notice": NOTICE},
+        {"renewal_option_count": "0", "renewal_notice": NOTICE},
     ),
     "break date after commencement": (
         {"commencement_date": "2024-03-01", "termination_option_date": "2027-02-28"},
@@ -92,7 +117,11 @@ UNTYPABLE = {
     "annual = 12 × monthly": ("base_rent_monthly", "five thousand"),
     "schedule starts at the rent": ("rent_schedule", "see Exhibit B"),
     "rate × area = annual rent": ("rentable_sqft", "about 2,500"),
+    "schedule follows the escalation": ("escalation", "three percent"),
+    "schedule spans the term": ("term_months", "two years"),
+    "schedule ends at expiration": ("expiration_date", "2024-12-32"),
     "renewal term needs an option": ("renewal_option_count", "two"),
+    "renewal notice needs an option": ("renewal_notice", "nine months"),
     "break date after commencement": ("termination_option_date", "after year three"),
     "break date within the term": ("termination_option_date", "2027-02-30"),
 }
@@ -325,3 +354,39 @@ def test_a_rent_read_from_the_schedule_is_not_confirmed_by_the_schedule() -> Non
     assert monthly.notes[0] == "stated by: rent schedule"
     assert not any(note.startswith("consistent: first scheduled rent") for note in monthly.notes)
     assert monthly.evidence.get("relations_met", 0) == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "second", "holds"),
+    [
+        ("schedule", SECOND_YEAR, True),
+        ("schedule", {**SECOND_YEAR, "monthly": "5000.00", "annual": "60000.00"}, False),
+        ("none", {**SECOND_YEAR, "monthly": "5000.00", "annual": "60000.00"}, True),
+        ("none", SECOND_YEAR, False),
+    ],
+)
+def test_a_schedule_or_none_escalation_is_checked_by_whether_the_rents_change(
+    kind: str, second: dict[str, object], holds: bool, only: Only
+) -> None:
+    only("schedule follows the escalation")
+    escalation = json.dumps({"kind": kind, "rate": None})
+    fields, doc = lease({"rent_schedule": schedule(FIRST_YEAR, second), "escalation": escalation})
+    check_relations(fields, doc)
+    key = "relations_met" if holds else "relations_failed"
+    assert fields["escalation"].evidence == {key: 1.0}
+
+
+def test_a_dated_schedule_gives_the_months_of_the_term_nothing_to_check(only: Only) -> None:
+    only("schedule spans the term")
+    fields, doc = lease({"rent_schedule": schedule(DATED), "term_months": "6"})
+    check_relations(fields, doc)
+    assert fields["term_months"].evidence == {}
+
+
+def test_a_schedule_whose_last_row_is_open_gives_expiration_nothing_to_check(only: Only) -> None:
+    only("schedule ends at expiration")
+    fields, doc = lease(
+        {"rent_schedule": schedule({**DATED, "end": None}), "expiration_date": "2025-02-28"}
+    )
+    check_relations(fields, doc)
+    assert fields["expiration_date"].evidence == {}

@@ -40,6 +40,15 @@ def test_a_field_whose_sibling_was_read_says_so() -> None:
     assert fields["base_rent_annual"].evidence["mentioned"] == 1.0  # "rent" is there
 
 
+def test_an_escalation_of_none_is_no_sign_of_a_schedule_missed() -> None:
+    """One rent for the term: the lease has no schedule, so the escalation read beside it
+    is not a sibling read where a schedule would be stated."""
+    fields = extract_fields(document(LEASE))
+    assert fields["escalation"].value == '{"kind": "none", "rate": null}'
+    assert fields["rent_schedule"].value is None
+    assert fields["rent_schedule"].evidence["sibling_read"] == 0.0
+
+
 def test_a_field_stated_but_not_read_keeps_its_citation_and_flags_the_shape() -> None:
     flat = flatten(document(LEASE))
     flagged = RawField("tenant_share_percent", None, page=1, start=10, end=20)
