@@ -7,10 +7,11 @@ A document is committed unread only when it is complete and nothing in it needs 
   (extraction/kind.py, routed as ``not_a_lease`` so a reviewer rejects it in one step) goes
   to a person, who is asked what they are committing;
 - **it is complete** (``COMPLETENESS``): each of the parties, the premises, the lease
-  date, the term (its length, or its start and end dates), the base rent (monthly or annual)
-  the deposit and the escalation (how the rent moves, ``none`` included) is read, with a probability of being right that clears the gate
-  (``LEASE_CONFIDENCE_GATE``), or not read with a probability that the lease does not state
-  it that clears the gate (lease_parser.confidence, "not stated"). The parties are never
+  date, the term (its length, or its start and end dates), the base rent (monthly or
+  annual), the deposit and the escalation (how the rent moves, ``none`` included) is read,
+  with a probability of being right that clears the gate (``LEASE_CONFIDENCE_GATE``), or
+  not read with a probability that the lease does not state it that clears the gate
+  (lease_parser.confidence, "not stated"). The parties are never
   "not stated" in a lease: with either unread it goes to a person;
 - every other stated value of a field the model was calibrated on clears the gate;
 - no value is in doubt whatever its probability: a rival value the lease also states, a

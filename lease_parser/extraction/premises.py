@@ -439,13 +439,18 @@ def extract_premises(document: Document) -> list[RawField]:
         best.evidence[ASSEMBLED_FEATURE] = 1.0
     _, city, state, postcode = fullest.parts
     best.evidence[COMPLETE_FEATURE] = 1.0 if city and (state or postcode) else 0.0
+    _add_caveats(flat, best, same, fullest)
+    return [best]
+
+
+def _add_caveats(flat: FlatText, best: RawField, same: list[Address], fullest: Address) -> None:
+    """What leaves the line read open though the model may trust it."""
     for part in _disagreements(same):
         add_caveat(best, f"statements of the address disagree on the {part}")
     if _part_of_a_floor(flat, fullest):
         add_caveat(best, "the premises are part of a floor: the line is the building's address")
-    if not postcode and (stated := _postcode_stated_elsewhere(flat, fullest.line)):
+    if not fullest.parts[3] and (stated := _postcode_stated_elsewhere(flat, fullest.line)):
         add_caveat(best, f"the lease states this street elsewhere with the postcode {stated}")
-    return [best]
 
 
 def _postcode_stated_elsewhere(flat: FlatText, line: str) -> str | None:
