@@ -145,10 +145,17 @@ def words_to_text(data: dict[str, list[object]], size: tuple[int, int] = (0, 0))
     return OcrText(text=text, words=spans, boxes=found if all(size) else [])
 
 
+def _limit_threads(threads: int) -> None:
+    """Tesseract's OpenMP threads. pytesseract hands the subprocess os.environ itself, so
+    that is the only way in; it is written once per process (the settings are the
+    process's), not on every page."""
+    if os.environ.get("OMP_THREAD_LIMIT") != str(threads):
+        os.environ["OMP_THREAD_LIMIT"] = str(threads)
+
+
 def _tesseract(call: str, image: Image.Image, options: OcrOptions, **kwargs: object) -> object:
     """One Tesseract subprocess, its failures mapped to the taxonomy."""
-    # pytesseract passes os.environ to the subprocess; this is its only way in.
-    os.environ["OMP_THREAD_LIMIT"] = str(options.threads)
+    _limit_threads(options.threads)
     image.format = "PPM"  # a raw temp file: PNG-encoding a 300 DPI page costs ~0.1 s
     try:
         return getattr(pytesseract, call)(image, timeout=options.page_timeout, **kwargs)

@@ -18,7 +18,7 @@ from lease_parser.parsing.layout import column_regions
 from lease_parser.parsing.pdf import _render_scale, open_pdf, read_page_text
 from lease_parser.parsing.text import align_offsets, normalize_text
 from lease_parser.viewer.base import Box, Highlight, PageSize, Span, line_boxes
-from lease_parser.viewer.scan import rotate_upright, word_highlight
+from lease_parser.viewer.scan import jpeg, rotate_upright, word_highlight
 
 PDFIUM_LOCK = threading.Lock()
 
@@ -178,13 +178,4 @@ def png(image: Image.Image) -> bytes:
     """Text pages: sharp edges, few colours (PNG is small and exact)."""
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
-
-
-def jpeg(image: Image.Image) -> bytes:
-    """Scanned pages: photographic noise, which PNG stores at ~5x the size."""
-    buf = io.BytesIO()
-    image.convert("L" if image.mode in ("L", "LA", "1") else "RGB").save(
-        buf, format="JPEG", quality=82
-    )
     return buf.getvalue()

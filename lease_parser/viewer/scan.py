@@ -3,6 +3,7 @@ the words Tesseract read (``Page.word_boxes``, kept by the OCR stage)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 from PIL import Image
@@ -36,8 +37,6 @@ class ScanView:
         return sizes
 
     def render(self, number: int, width: int) -> bytes:
-        from lease_parser.viewer.pdf import jpeg
-
         frame = self._frames()[number - 1]
         page = self.ocr_pages.get(number)
         frame = rotate_upright(frame, page.ocr_rotation if page else 0)
@@ -72,3 +71,12 @@ def word_highlight(page: Page, span: Span) -> Highlight:
         if start < span.end and end > span.start
     )
     return Highlight(span.page, line_boxes(boxes))  # type: ignore[arg-type]
+
+
+def jpeg(image: Image.Image) -> bytes:
+    """Scanned pages: photographic noise, which PNG stores at ~5x the size."""
+    buf = io.BytesIO()
+    image.convert("L" if image.mode in ("L", "LA", "1") else "RGB").save(
+        buf, format="JPEG", quality=82
+    )
+    return buf.getvalue()
