@@ -197,6 +197,10 @@ class Settings(BaseSettings):
     soft_shutdown_timeout: float = Field(default=30.0, ge=0)
     # A message delivered more often than this is poison (it keeps killing workers).
     max_deliveries: int = Field(default=3, ge=1)
+    # Tests only: tasks (by name, comma-separated) that wait at pipeline/hold.py's point
+    # before their body until a test releases them, so a test kills or stops a worker while
+    # a task surely runs. Empty (the default) in every deployment.
+    test_hold: str = ""
     # How long delivery counts are kept: longer than a message can wait in a backlog
     # between two deliveries (a rejected message goes to the back of its queue). About
     # 150 bytes of Redis per task message.

@@ -42,6 +42,7 @@ from celery.exceptions import Reject, Retry
 
 import redis
 from lease_parser.errors import Reason
+from lease_parser.pipeline.hold import hold_point
 from lease_parser.pipeline.job import MESSAGE_FIELDS, Job
 from lease_parser.pipeline.retry import Action, classify
 
@@ -164,6 +165,7 @@ def _run_once(job: Job, body: Body, kwargs: dict[str, Any]) -> str:
         )
         release_hash_lock(r, job.doc_hash, job.submission_id)
         return "dead"
+    hold_point(r, settings.test_hold, job.task.name, job.task_id)
     try:
         body(job, **kwargs)
     except Exception as exc:

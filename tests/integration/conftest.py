@@ -20,8 +20,9 @@ import pytest
 from celery import Celery
 from sqlalchemy import func, select
 
-from lease_parser.local import Inspector, RedisServer, WorkerProcess, free_port
+from lease_parser.local import Inspector, RedisServer, WorkerProcess, free_port, wait_for
 from lease_parser.pipeline.app import create_app
+from lease_parser.pipeline.hold import HELD, release_key
 from lease_parser.pipeline.routing import QUEUES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.settings import Settings, load_settings
@@ -90,6 +91,14 @@ class Pipeline:
                 return
             time.sleep(0.2)
         raise AssertionError("submissions still pending")
+
+    def held(self, timeout: float = 120) -> str:
+        """The id of the next task to reach the hold point (a worker started with
+        ``LEASE_TEST_HOLD``): it waits there, surely running, until ``release``."""
+        return wait_for(lambda: self.runtime.redis.lpop(HELD), timeout, "a task held").decode()
+
+    def release(self, task_id: str) -> None:
+        self.runtime.redis.rpush(release_key(task_id), "go")
 
     def final_events(self, doc_hash: str) -> int:
         """How often the document entered a final state (exactly-once means 1)."""

@@ -10,7 +10,7 @@ import threading
 import time
 
 import redis
-from lease_parser.local import Inspector, wait_for
+from lease_parser.local import wait_for
 from lease_parser.pipeline.app import create_app
 from lease_parser.pipeline.idempotency import deliveries
 from lease_parser.pipeline.reaper import INSTANCES, Reaper, alive_key, held_key
@@ -25,31 +25,18 @@ def _submit(pipeline: Pipeline, key: str, data: bytes) -> str:
     return submit_document(pipeline.app, key, hashlib.sha256(data).hexdigest()).doc_hash
 
 
-def _active_ocr(inspector: Inspector, worker: str) -> list[dict[str, object]]:
-    return [
-        t
-        for t in inspector.active(timeout=0.5)
-        if t["name"] == RUN_OCR_FALLBACK and t.get("hostname") == worker
-    ]
-
-
 def test_a_killed_worker_s_documents_are_final_within_two_minutes_not_an_hour(
-    pipeline: Pipeline, inspector: Inspector
+    pipeline: Pipeline,
 ) -> None:
     assert pipeline.settings.visibility_timeout == 3600  # production; no shortcut here
-    victim = pipeline.worker("victim", concurrency=2).start()
+    # The victim's OCR tasks wait at the hold point (pipeline/hold.py): the kill lands while
+    # both surely run.
+    victim = pipeline.worker("victim", concurrency=2, LEASE_TEST_HOLD=RUN_OCR_FALLBACK).start()
     survivor = pipeline.worker("survivor", concurrency=2)
     try:
-        # Distinct content (6 and 7 pages, seconds of OCR each, so the kill lands mid-task):
-        # two documents, not a duplicate.
-        docs = [_submit(pipeline, f"scans/held-{n}.pdf", multi_page_scan(n)) for n in (6, 7)]
-        held = wait_for(
-            lambda: (
-                (tasks := _active_ocr(inspector, victim.hostname)) and len(tasks) == 2 and tasks
-            ),
-            180,
-            "both OCR tasks running on the victim",
-        )
+        # Distinct content (1 and 2 pages): two documents, not a duplicate.
+        docs = [_submit(pipeline, f"scans/held-{n}.pdf", multi_page_scan(n)) for n in (1, 2)]
+        held = [pipeline.held(180), pipeline.held(180)]
         victim.kill_all()  # main process and children at once: a lost node
         killed = time.monotonic()
         survivor.start()  # the replacement pod; its reaper restores the victim's messages
@@ -58,8 +45,8 @@ def test_a_killed_worker_s_documents_are_final_within_two_minutes_not_an_hour(
             assert row.state in ("committed", "review")
             assert pipeline.final_events(doc_hash) == 1
         recovered_in = time.monotonic() - killed
-        for task in held:
-            assert deliveries(pipeline.runtime.redis, str(task["id"])) == {0: 2}
+        for task_id in held:
+            assert deliveries(pipeline.runtime.redis, task_id) == {0: 2}
         r = pipeline.runtime.redis
         # A task's message is acknowledged just after its result is stored (acks_late): the
         # last one leaves `unacked` a moment after its document is final.
@@ -73,27 +60,34 @@ def test_a_killed_worker_s_documents_are_final_within_two_minutes_not_an_hour(
 
 
 def test_a_live_worker_running_a_task_far_longer_than_the_ttl_is_never_reaped(
-    tmp_path, redis_server, inspector: Inspector
+    tmp_path, redis_server
 ) -> None:
     pipeline = make_pipeline(
         tmp_path, redis_server, LEASE_HEARTBEAT_INTERVAL="1", LEASE_HEARTBEAT_TTL="3"
     )
-    slow = pipeline.worker("slow", queues=("lease_ocr",), concurrency=1).start()
+    slow = pipeline.worker(
+        "slow", queues=("lease_ocr",), concurrency=1, LEASE_TEST_HOLD=RUN_OCR_FALLBACK
+    ).start()
     reapers = [pipeline.worker(f"reaper{i}", queues=(EXTRACTION,)).start() for i in (1, 2)]
     try:
-        # Ten OCR pages: ~1 s each on an idle core, several heartbeat TTLs in all.
-        doc_hash = _submit(pipeline, "scans/long.pdf", multi_page_scan(10))
-        task = inspector.wait_active(RUN_OCR_FALLBACK, timeout=120)
+        doc_hash = _submit(pipeline, "scans/long.pdf", multi_page_scan(1))
+        held = pipeline.held()  # running, and held there for as long as the test says
+        r = pipeline.runtime.redis
+        ttl = pipeline.settings.heartbeat_ttl
         started = time.monotonic()
+        # Three TTLs pass with the task running: the reapers (a sweep a second) never
+        # restore its message, because its worker's heartbeat is alive.
+        while time.monotonic() - started < 3 * ttl:
+            assert deliveries(r, held) == {0: 1}, "a live worker's running task was reaped"
+            time.sleep(0.5)
+        pipeline.release(held)
         normalizer = pipeline.worker("normalizer", queues=("lease_normalization",)).start()
         try:
             row = pipeline.wait_final(doc_hash, timeout=240)
         finally:
             normalizer.stop()
-        ran_for = time.monotonic() - started
-        assert ran_for > 2 * pipeline.settings.heartbeat_ttl, "the task was too short to prove it"
         assert row.state in ("committed", "review")
-        assert deliveries(pipeline.runtime.redis, str(task["id"])) == {0: 1}
+        assert deliveries(r, held) == {0: 1}
         assert pipeline.final_events(doc_hash) == 1
     finally:
         slow.stop()
