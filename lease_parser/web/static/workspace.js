@@ -19,20 +19,27 @@
     document.querySelectorAll(".hl, .hl-rival").forEach((seg) => seg.classList.remove("hl", "hl-rival"));
   }
 
+  // A box over a page image, in fractions of the page (the server's boxes), so it stays
+  // on its text at any zoom.
+  function addBox(page, [left, top, right, bottom], className) {
+    const box = document.createElement("div");
+    box.className = className;
+    box.style.left = (left * 100) + "%";
+    box.style.top = (top * 100) + "%";
+    box.style.width = ((right - left) * 100) + "%";
+    box.style.height = ((bottom - top) * 100) + "%";
+    page.appendChild(box);
+    return box;
+  }
+
   function highlight(field) {
     clearHighlights();
     let first = null;
     for (const spot of parse(field, "highlights")) {
       const page = document.getElementById("page-" + spot.page);
       if (!page) continue;
-      for (const [left, top, right, bottom] of spot.boxes) {
-        const box = document.createElement("div");
-        box.className = "hl-box";
-        box.style.left = (left * 100) + "%";
-        box.style.top = (top * 100) + "%";
-        box.style.width = ((right - left) * 100) + "%";
-        box.style.height = ((bottom - top) * 100) + "%";
-        page.appendChild(box);
+      for (const coords of spot.boxes) {
+        const box = addBox(page, coords, "hl-box");
         first = first || box;
       }
       first = first || page;
@@ -62,14 +69,8 @@
       for (const spot of rival.highlights || []) {
         const page = document.getElementById("page-" + spot.page);
         if (!page) continue;
-        for (const [left, top, right, bottom] of spot.boxes) {
-          const box = document.createElement("div");
-          box.className = "hl-box rival";
-          box.style.left = (left * 100) + "%";
-          box.style.top = (top * 100) + "%";
-          box.style.width = ((right - left) * 100) + "%";
-          box.style.height = ((bottom - top) * 100) + "%";
-          page.appendChild(box);
+        for (const coords of spot.boxes) {
+          const box = addBox(page, coords, "hl-box rival");
           first = first || box;
         }
       }
