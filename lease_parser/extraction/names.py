@@ -146,24 +146,51 @@ def looks_like_name(name: str) -> bool:
 
 
 def same_party(a: str, b: str) -> bool:
-    """Two spellings of one party: equal letters and digits once a legal suffix is dropped.
+    """Two spellings of one party: equal letters and digits once a legal suffix is dropped,
+    or the same words but for a typist's slip in a long one.
 
     A joint name ("A, L.L.C. and B, L.L.C.") is the same party as either of its members:
     a cover page or signature block naming one co-landlord supports the joint name.
     """
 
     def norm(s: str) -> str:
-        s = re.sub(
-            r"(?i)[,.\s]+(?:inc|llc|l\.?l\.?c|l\.?p|ltd|corp|corporation|co|company)\.?$", "", s
-        )
-        return re.sub(r"[^a-z0-9]", "", s.lower())
+        return "".join(norm_words(s))
 
-    if norm(a) == norm(b):
+    if norm(a) == norm(b) or _one_typo_apart(norm_words(a), norm_words(b)):
         return True
     parts_a, parts_b = a.split(" and "), b.split(" and ")
     if len(parts_a) == len(parts_b):
         return False
     return any(norm(x) == norm(y) for x in parts_a for y in parts_b)
+
+
+def norm_words(name: str) -> list[str]:
+    """A name's words, case-folded, without punctuation or a trailing legal suffix."""
+    name = re.sub(
+        r"(?i)[,.\s]+(?:inc|llc|l\.?l\.?c|l\.?p|ltd|corp|corporation|co|company)\.?$", "", name
+    )
+    return re.findall(r"[a-z0-9]+", name.lower())
+
+
+# A word this long with one slip of the typist ("ENVIORNMENT") is the same word; a shorter
+# one differing by a letter may be another name ("Fund I" and "Fund II", "Park" and "Mark").
+TYPO_WORD = 6
+
+
+def _one_typo_apart(a: list[str], b: list[str]) -> bool:
+    """The same words but one, which differs by two adjacent letters swapped or one letter
+    changed, in a long word of letters only: one name, typed twice."""
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    differing = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differing) != 1:
+        return False
+    x, y = differing[0]
+    if len(x) != len(y) or len(x) < TYPO_WORD or not (x.isalpha() and y.isalpha()):
+        return False
+    at = [i for i, (p, q) in enumerate(zip(x, y, strict=True)) if p != q]
+    swapped = len(at) == 2 and at[1] == at[0] + 1 and x[at[0]] == y[at[1]] and x[at[1]] == y[at[0]]
+    return len(at) == 1 or swapped
 
 
 def inside_longer_name(text: str, match: re.Match[str]) -> bool:

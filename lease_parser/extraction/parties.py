@@ -382,6 +382,8 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
         numbered = found.label[:1].isdigit()
         if found.separator != ":" and not numbered:
             continue
+        if _WITNESS.search(flat.text, max(0, found.label_start - 30), found.label_start):
+            continue  # "WITNESSES FOR TENANT: <names>": who saw the tenant sign, not the tenant
         if _STACKED.search(flat.text, max(0, found.label_start - 40), found.label_start):
             # "LANDLORD: TENANT: ACME LLC BETA INC.": two columns read as one line; the
             # names below the labels cannot be told apart by reading order alone.
@@ -420,6 +422,7 @@ def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 
 
 _STACKED = re.compile(rf"(?i)(?<![\w'/])(?:{ROLE})\s*:\s*$")
+_WITNESS = re.compile(r"(?i)\b(?:witness(?:es)?|attest(?:ed)?)\s+(?:for|to|of|by)\s+(?:the\s+)?$")
 # Labels that may list several people: "Tenant(s):", "Residents:".
 _SEVERAL = re.compile(r"(?i)\(s\)|s$")
 _NEXT_NAME = re.compile(r"\s*(?:,|;|&|\band\b)\s*")

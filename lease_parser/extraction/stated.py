@@ -50,6 +50,9 @@ _NOT_THE_VALUE = re.compile(
     r"(?i)\b(?:renew\w*|extend\w*|extension|option|later|earlier|sooner|upon|following|"
     r"increase\w*|exceed\w*|maximum|minimum|cap|up\s+to|example|e\.g|insurance|limit|total)\b|_{3,}"
 )
+# A value offered as one of several ("6 or 12 months", "$500 or $1,000").
+_CHOICE_BEFORE = re.compile(r"(?i)\d\s*(?:\w+\s+)?or\s*$")
+_CHOICE_AFTER = re.compile(r"(?i)\s*or\s+[$£€]?\d")
 # The renewal shapes' own words are renewal words: only these say their value is not one.
 _NOT_AN_OPTION = re.compile(
     r"(?i)\b(?:example|e\.g|up\s+to|holdover|holding\s+over|no\s+(?:right|option)s?)\b|_{3,}"
@@ -262,6 +265,8 @@ def _first_statement(flat: FlatText, shape: Shape, span: tuple[int, int]) -> tup
         between = text[words.end() : found[0][0]]
         if shape.not_the_value.search(before) or shape.not_the_value.search(between):
             continue
+        if _CHOICE_BEFORE.search(between) or _CHOICE_AFTER.match(text, found[0][1]):
+            continue  # "a fixed term of 6 or 12 months": the choices, not this lease's value
         return words.start(), max(found[0][1], words.end())
     return None
 

@@ -310,6 +310,29 @@ def test_body_sentences_after_a_role_word_are_not_names() -> None:
     assert Doubt.RIVAL_VALUE not in found["landlord"].doubts
 
 
+def test_a_witness_line_names_no_party() -> None:
+    text = (
+        "THIS LEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Landlord"), and Nimbus Robotics, Inc., a Delaware corporation '
+        '("Tenant").' + FILLER + " WITNESSES FOR TENANT: Dana Kirby Lee Marsh"
+        " TENANT: NIMBUS ROBOTICS, INC. By: /s/ Ann Vo"
+    )
+    tenant = parties(text)["tenant"]
+    assert tenant.value == "Nimbus Robotics, Inc."
+    assert Doubt.RIVAL_VALUE not in tenant.doubts
+
+
+def test_a_name_typed_twice_with_a_slip_is_one_party() -> None:
+    text = (
+        "THIS SUBLEASE is made by and between Harbor Point Holdings, LLC, a Delaware limited "
+        'liability company ("Sublandlord"), and Nimbus Environment Inc., a Delaware '
+        'corporation ("Subtenant").' + FILLER + "\nSubtenant: NIMBUS ENVIORNMENT"
+    )
+    tenant = parties(text)["tenant"]
+    assert Doubt.RIVAL_VALUE not in tenant.doubts
+    assert tenant.evidence["statements"] == 2
+
+
 def test_conflicting_names_are_a_doubt() -> None:
     text = (
         'THIS LEASE is made by and between Harbor Point LLC ("Landlord") and Nimbus Inc. '
@@ -342,6 +365,14 @@ def test_ocr_text_is_evidence_of_doubt() -> None:
         ("Acme Widgets", "Acme Widgets, LLC", True),
         ("Acme Widgets", "Acme Gadgets", False),
         ("A Co, L.L.C. and B Co, L.L.C.", "B Co, L.L.C.", True),
+        # One name typed twice, a slip in a long word: one party.
+        ("FUTURE CANADA CHINA ENVIORNMENT", "FUTURE CANADA CHINA ENVIRONMENT INC.", True),
+        ("Northwind Propertes LLC", "Northwind Properties LLC", False),  # a letter dropped
+        ("Harbor Fund I LLC", "Harbor Fund II LLC", False),
+        ("Harbor Fund IV LLC", "Harbor Fund VI LLC", False),
+        ("Park Holdings LLC", "Mark Holdings LLC", False),
+        ("Acme Widgets", "Acme Gidgets", True),
+        ("Acme Widgets 12", "Acme Widgets 21", False),
     ],
 )
 def test_same_party(a: str, b: str, same: bool) -> None:

@@ -4,6 +4,8 @@ event-based commencement, an insurance amount near the premises, or a field alre
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lease_parser import extraction
@@ -186,6 +188,19 @@ def test_an_event_based_commencement_is_not_a_stated_date(statement: str) -> Non
 )
 def test_an_insurance_amount_near_the_premises_is_not_its_area(statement: str) -> None:
     assert "rentable_sqft" not in stated(HEAD + statement + FILLER)
+
+
+@pytest.mark.parametrize(
+    ("name", "statement"),
+    [
+        ("term_months", "Most landlords offer tenancies for a fixed term of 6 or 12 months."),
+        ("security_deposit", "The security deposit is usually $500 or $1,000."),
+    ],
+)
+def test_a_choice_of_values_is_not_a_statement(name: str, statement: str) -> None:
+    assert name not in stated(HEAD + statement + FILLER)
+    one_value = re.sub(r"\S+ or ", "", statement)  # "... a fixed term of 12 months."
+    assert name in stated(HEAD + one_value + FILLER)
 
 
 @pytest.mark.parametrize(
