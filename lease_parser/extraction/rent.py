@@ -77,6 +77,8 @@ _LATER = re.compile(
     r"(?:second|13th)|credit|abate\w*|one-?half|half|one-?third|one-?quarter|portion\s+of|"
     r"percent(?:age)?\s+of|pro-?rat\w*|example|e\.g\.|for\s+instance|illustrat\w*)\b|%\s+of\b"
 )
+# Right after an amount, these make it a sum on top of the rent, not the rent.
+_SURCHARGE = re.compile(r"(?i)[\s,)]*(?:extra|more|on\s+top\s+of|in\s+addition\s+to)\b")
 _MONTHLY_CONTEXT = re.compile(
     r"(?i)\b(?:each|every|per)\s+(?:calendar\s+)?month\b|\bmonthly\b|\ba\s+month\b"
 )
@@ -144,7 +146,10 @@ def _clause_cue(text: str, mention: MoneyMention, lo: int, hi: int) -> tuple[Per
     if _LATER.search(text[sentence_start(text, mention.start, lo, heading=False) : mention.start]):
         return None
     # "... ($1,322.71), which represents ... Common Area Expense": the tail names it.
-    named = named_after(sentence_tail(text, mention.end, hi), f"{_OTHER_LABEL}|{_BASE_LABEL}")
+    tail = sentence_tail(text, mention.end, hi)
+    if _SURCHARGE.match(tail):
+        return None  # "$100.00 extra per month in addition to this contract rent"
+    named = named_after(tail, f"{_OTHER_LABEL}|{_BASE_LABEL}")
     if named is not None and _OTHER.fullmatch(named.group("what")):
         return None
     label = nearest_label(lead, _LABEL)

@@ -149,6 +149,8 @@ def test_a_rate_per_square_foot_is_not_a_rent() -> None:
         "Tenant shall pay Landlord monthly $900.00, which represents Landlord's estimate of "
         "Tenant's share of Common Area Expense.",
         "The Purchase Price shall be $1,500,000.00 payable at closing.",
+        "Lessee may rent month-to-month at a rate of $100.00 extra per month in addition to "
+        "this contract rent.",
     ],
 )
 def test_amounts_that_are_not_the_initial_base_rent(sentence: str) -> None:
