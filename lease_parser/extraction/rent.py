@@ -77,8 +77,12 @@ _LATER = re.compile(
     r"(?:second|13th)|credit|abate\w*|one-?half|half|one-?third|one-?quarter|portion\s+of|"
     r"percent(?:age)?\s+of|pro-?rat\w*|example|e\.g\.|for\s+instance|illustrat\w*)\b|%\s+of\b"
 )
-# Right after an amount, these make it a sum on top of the rent, not the rent.
-_SURCHARGE = re.compile(r"(?i)[\s,)]*(?:extra|more|on\s+top\s+of|in\s+addition\s+to)\b")
+# Right after an amount, these make it a sum on top of the rent, not the rent ("$100 extra
+# per month", "a $100 charge per month", "$50 per day fee").
+_SURCHARGE = re.compile(
+    r"(?i)[\s,)]*(?:extra|more|on\s+top\s+of|in\s+addition\s+to|"
+    r"(?:per\s+(?:day|week|month)\s+)?(?:charge|fee|fine|penalty|surcharge|violation)s?)\b"
+)
 _MONTHLY_CONTEXT = re.compile(
     r"(?i)\b(?:each|every|per)\s+(?:calendar\s+)?month\b|\bmonthly\b|\ba\s+month\b"
 )

@@ -151,6 +151,8 @@ def test_a_rate_per_square_foot_is_not_a_rent() -> None:
         "The Purchase Price shall be $1,500,000.00 payable at closing.",
         "Lessee may rent month-to-month at a rate of $100.00 extra per month in addition to "
         "this contract rent.",
+        "Lessee will pay Lessor a one-time $100 violation plus a $100 charge per month for the "
+        "entire lease term.",
     ],
 )
 def test_amounts_that_are_not_the_initial_base_rent(sentence: str) -> None:
