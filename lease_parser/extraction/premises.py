@@ -20,7 +20,7 @@ a strong cue on its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lease_parser.extraction.addresses import (
     NAMED_STREET,
@@ -426,7 +426,7 @@ def extract_premises(document: Document) -> list[RawField]:
     same = [a for a, _, _ in found if same_street(a.line, best.value)]
     # The most complete statement of the same street is the value, and what is cited: one
     # that states the whole line itself before one assembled from parts stated elsewhere.
-    fullest = max(same, key=lambda a: (len(a.line), not a.assembled))
+    fullest = _with_postcode(flat, max(same, key=lambda a: (len(a.line), not a.assembled)))
     if fullest.line != best.value or not fullest.assembled:
         cited = flat.field(best.name, fullest.line, 0.0, fullest.start, fullest.end, best.notes)
         cited.evidence, cited.doubts = best.evidence, best.doubts
@@ -450,19 +450,41 @@ def _add_caveats(flat: FlatText, best: RawField, same: list[Address], fullest: A
     if _part_of_a_floor(flat, fullest):
         add_caveat(best, "the premises are part of a floor: the line is the building's address")
     if not fullest.parts[3] and (stated := _postcode_stated_elsewhere(flat, fullest.line)):
-        add_caveat(best, f"the lease states this street elsewhere with the postcode {stated}")
+        add_caveat(best, f"the lease states this street elsewhere with the postcode {stated[0]}")
 
 
-def _postcode_stated_elsewhere(flat: FlatText, line: str) -> str | None:
-    """A postcode the lease states with the same street elsewhere (a notice address, the
-    particulars) while the premises line has none: the line read is short of a part the
-    lease states, so it is not yet the premises' whole address."""
+def _with_postcode(flat: FlatText, address: Address) -> Address:
+    """The line completed with the postcode the lease states with the same street elsewhere
+    (a notice address, the particulars), when the line, read whole from one statement, has
+    its city but no postcode: the premises' whole address is what the lease states. A line
+    already assembled from parts stated apart is not stretched further (its postcode stays a
+    caveat): each borrowed part is another chance of joining two statements that differ."""
+    suite, city, state, postcode = address.parts
+    if postcode or not city or address.assembled:
+        return address
+    stated = _postcode_stated_elsewhere(flat, address.line)
+    if stated is None:
+        return address
+    code, start, end = stated
+    return replace(
+        address,
+        line=f"{address.line} {code}" if state else f"{address.line}, {code}",
+        parts=(suite, city, state, code),
+        elsewhere=(*address.elsewhere, (start, end)),
+    )
+
+
+def _postcode_stated_elsewhere(flat: FlatText, line: str) -> tuple[str, int, int] | None:
+    """A postcode the lease states with the same street elsewhere, and where."""
     key = street_key(line)
     for street in STREET.finditer(flat.text):
-        if street_key(street.group(0)) == key:
-            _, _, postcode = _tail_parts(TAIL.match(flat.text, street.end()))
-            if postcode:
-                return postcode
+        if street_key(street.group(0)) != key:
+            continue
+        tail = TAIL.match(flat.text, street.end())
+        _, _, postcode = _tail_parts(tail)
+        if tail is not None and postcode:
+            start, end = tail.span("postcode" if tail.group("postcode") else "zip")
+            return postcode, start, end
     return None
 
 
