@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from lease_parser.comparison import values_match
-from lease_parser.confidence import ConfidenceModel, Logistic, feature_vector, unread_vector
+from lease_parser.confidence import (
+    ConfidenceModel,
+    Logistic,
+    doubted,
+    feature_vector,
+    unread_vector,
+)
 from lease_parser.errors import ConfigurationError
 from lease_parser.extraction.base import RawField
 from lease_parser.normalization import typed_value
@@ -207,10 +213,21 @@ def _calibration_map(scored: Sequence[tuple[Example, float]]) -> tuple[tuple[flo
     return tuple((x, float(y)) for x, y in zip(grid, iso.predict(grid), strict=True))
 
 
-def _calibrated(examples: Sequence[Example], vectorize: Vectorize, strength: float) -> Logistic:
+def _calibrated(
+    examples: Sequence[Example], vectorize: Vectorize, strength: float, by_doubt: bool = False
+) -> Logistic:
+    """The regression on every example, and its calibration map from held-out sources;
+    ``by_doubt``: one map for doubted values and one for the rest (lease_parser.confidence)."""
     regression = _regression(examples, vectorize, strength)
-    calibration = _calibration_map(_held_out(examples, vectorize, strength))
-    return Logistic(regression.weights, regression.intercept, calibration)
+    held = _held_out(examples, vectorize, strength)
+    if not by_doubt:
+        return Logistic(regression.weights, regression.intercept, _calibration_map(held))
+    return Logistic(
+        regression.weights,
+        regression.intercept,
+        _calibration_map([(e, p) for e, p in held if not doubted(e.evidence)]),
+        _calibration_map([(e, p) for e, p in held if doubted(e.evidence)]),
+    )
 
 
 def fit_model(
@@ -233,7 +250,7 @@ def fit_model(
         **(description or {}),
     }
     return ConfidenceModel(
-        values=_calibrated(values, feature_vector, REGULARIZATION),
+        values=_calibrated(values, feature_vector, REGULARIZATION, by_doubt=True),
         fields=frozenset(e.field for e in values if e.source != "alternative"),
         not_stated=_calibrated(unread, unread_vector, NOT_STATED_REGULARIZATION)
         if unread

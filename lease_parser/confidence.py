@@ -19,6 +19,12 @@ grouped by source. Nothing here is set by hand: ``lease-parser calibrate`` refit
 parameters (lease_parser/calibration.py) and writes them to ``confidence_model.json`` in this
 package, a small file reviewed in git like code.
 
+A value that carries a doubt (a rival the lease states, a failed relation, a caveat) goes to
+a person whatever its probability, and such values are wrong far more often than the rest:
+they have a calibration map of their own, fitted on doubted values only, so their
+probability says how often a doubted value with this evidence was right instead of
+borrowing the undoubted values' confidence.
+
 Each feature enters twice: once shared by every field, and once for the field's group (a
 signature block is good evidence for a party's name and poor evidence for a rent), so what
 a group has too few examples to learn falls back on what all fields share.
@@ -51,6 +57,16 @@ COUNT_CAP = 3.0
 _COUNTS = frozenset(
     {"statements", "kinds", "checks", "rival_statements", "relations_met", "relations_failed"}
 )
+# The features a doubt always sets (extraction/evidence.py ``Doubt``): a value with any of
+# them is a doubted value, calibrated on its own map.
+DOUBT_FEATURES = ("rival_statements", "relations_failed", "caveats")
+
+
+def doubted(evidence: Mapping[str, float]) -> bool:
+    """Whether a value's evidence carries a doubt: a rival, a failed relation, a caveat."""
+    return any(evidence.get(f, 0.0) > 0 for f in DOUBT_FEATURES)
+
+
 # Fields are grouped by how they are read (the ``group`` of each field's description): a
 # group shares what the model learns about it.
 GROUPS: tuple[str, ...] = tuple(sorted(set(FIELD_GROUPS.values())))
@@ -108,16 +124,18 @@ class Logistic:
     intercept: float
     # Piecewise-linear calibration: (model probability, observed rate) points, ascending.
     calibration: tuple[tuple[float, float], ...] = ()
+    # The same for doubted values (``doubted``); empty: they share ``calibration``.
+    doubted_calibration: tuple[tuple[float, float], ...] = ()
 
     def score(self, vector: Mapping[str, float]) -> float:
         """The log-odds before calibration: what ranks candidates."""
         return self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in vector.items())
 
-    def probability(self, vector: Mapping[str, float]) -> float:
-        return self.calibrated(_sigmoid(self.score(vector)))
+    def probability(self, vector: Mapping[str, float], doubt: bool = False) -> float:
+        return self.calibrated(_sigmoid(self.score(vector)), doubt)
 
-    def calibrated(self, p: float) -> float:
-        points = self.calibration
+    def calibrated(self, p: float, doubt: bool = False) -> float:
+        points = (doubt and self.doubted_calibration) or self.calibration
         if not points:
             return p
         if p <= points[0][0]:
@@ -131,7 +149,8 @@ class Logistic:
         return {
             "weights": {k: round(v, 6) for k, v in sorted(self.weights.items()) if round(v, 6)},
             "intercept": round(self.intercept, 6),
-            "calibration": [[round(x, 6), round(y, 6)] for x, y in self.calibration],
+            "calibration": _points_json(self.calibration),
+            "doubted_calibration": _points_json(self.doubted_calibration),
         }
 
     @classmethod
@@ -139,8 +158,17 @@ class Logistic:
         return cls(
             weights={str(k): float(v) for k, v in data["weights"].items()},
             intercept=float(data["intercept"]),
-            calibration=tuple((float(x), float(y)) for x, y in data.get("calibration", [])),
+            calibration=_points(data.get("calibration", [])),
+            doubted_calibration=_points(data.get("doubted_calibration", [])),
         )
+
+
+def _points_json(points: tuple[tuple[float, float], ...]) -> list[list[float]]:
+    return [[round(x, 6), round(y, 6)] for x, y in points]
+
+
+def _points(data: list[list[float]]) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in data)
 
 
 @dataclass(frozen=True)
@@ -162,7 +190,7 @@ class ConfidenceModel:
 
     def probability(self, name: str, evidence: Mapping[str, float]) -> float:
         """The probability that a value with this evidence is right."""
-        return self.values.probability(feature_vector(name, evidence))
+        return self.values.probability(feature_vector(name, evidence), doubted(evidence))
 
     def probability_not_stated(self, name: str, evidence: Mapping[str, float]) -> float:
         """The probability that a field nothing was read for is not stated in the lease;

@@ -16,6 +16,7 @@ from lease_parser.calibration import (
     source_family,
     unread_examples,
 )
+from lease_parser.confidence import ConfidenceModel
 from lease_parser.extraction.base import Alternative, RawField
 
 
@@ -108,6 +109,24 @@ def test_the_fit_learns_the_direction_of_the_evidence() -> None:
     assert model.not_stated is not None
     assert model.not_stated.weights["mentioned"] < 0
     assert model.not_stated_fields == {"security_deposit"}
+
+
+def test_doubted_values_are_calibrated_on_their_own() -> None:
+    # A rival stated in the lease halves the chance of being right (synthetic evidence):
+    # a doubted value's probability comes from how often doubted values were right.
+    model = fit_model(_examples(documents=80))
+    assert model.values.doubted_calibration
+    clean = model.probability("tenant", {"statements": 2})
+    rivalled = model.probability("tenant", {"statements": 2, "rival_statements": 1})
+    assert rivalled < clean
+    doubted_points = [y for _, y in model.values.doubted_calibration]
+    assert doubted_points == sorted(doubted_points)
+    assert max(doubted_points) < max(y for _, y in model.values.calibration)
+    # Written and read back whole.
+    again = ConfidenceModel.from_json(json.loads(json.dumps(model.to_json())))
+    assert again.probability("tenant", {"statements": 2, "rival_statements": 1}) == pytest.approx(
+        rivalled, abs=1e-6
+    )
 
 
 def test_each_source_is_scored_by_a_model_fitted_without_any_of_its_documents() -> None:
