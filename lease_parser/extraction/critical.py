@@ -59,7 +59,7 @@ _NOT_RENEWAL = re.compile(
 _LANDLORDS_NOTICE = re.compile(
     r"(?i)\b(?:landlord|lessor)\s+(?:shall|has|will|may)\s+(?:have\s+)?(?:notif\w*|giv\w*|"
     r"deliver\w*|provid\w*|send\w*|sent|furnish\w*|the\s+(?:option|right))\b|"
-    r"\bnotice\s+(?:given|delivered|sent)\s+to\s+(?:the\s+)?(?:tenant|lessee)\b|"
+    r"\bnotice\s+(?:(?:given|delivered|sent)\s+)?to\s+(?:the\s+)?(?:sub)?(?:tenant|lessee)\b|"
     r"\brent\s+notice\b|\blandlord['’]s\s+(?:estimate|determination)\b"
 )
 # Another right granted before the notice in its sentence: the notice is that right's

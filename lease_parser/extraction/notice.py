@@ -6,6 +6,7 @@ Leases count an option's notice back from a date, in many shapes:
 - "at least thirty days before this lease agreement expires", "upon giving six (6) months'
   prior written notice" (a bare period before "notice" is the least);
 - "not more than 12 months' and not less than 9 months' notice prior to the expiration",
+  "at least twelve (12), but not more than eighteen (18), months prior to",
   "no earlier than 15 months and no later than nine months before the current expiration
   date", "not less than 9 and not more than 12 full calendar months before" (the first
   number takes the unit of the second), "not more than 6 months nor less than 3 months
@@ -41,8 +42,9 @@ _MOST = (
     r"(?:not|no|nor)\s+(?:more|earlier|sooner)\s+than|a\s+maximum\s+of|"
     r"after(?=\s+the\s+date\s+(?:that|which)\s+is)"
 )
+# The unit may follow a comma: "at least twelve (12), but not more than eighteen (18), months".
 _BOUND = re.compile(
-    rf"(?i)\b(?:(?P<least>{_LEAST})|(?P<most>{_MOST})){_THE_DATE}\s+{COUNT}\s*(?:{_UNIT})?"
+    rf"(?i)\b(?:(?P<least>{_LEAST})|(?P<most>{_MOST})){_THE_DATE}\s+{COUNT}\s*(?:,\s*)?(?:{_UNIT})?"
 )
 _BETWEEN = re.compile(
     rf"(?i)\bbetween\s+{COUNT}\s*(?:{_UNIT})?\s+and\s+(?P<second>\w+(?:\s*\(\s*\d+\s*\))?)"

@@ -71,6 +71,9 @@ def test_a_renewal_options_notice_is_read(text: str, expected: str) -> None:
         # The landlord's option, not a renewal.
         OPTION + "Landlord shall have the option to require removal of alterations upon notice "
         "given to Tenant at least sixty (60) days prior to the expiration of the Term.",
+        # A notice to the tenant, the landlord's option after it.
+        OPTION + "Upon written notice to Tenant at least one hundred eighty (180) days prior to "
+        "the Stated Expiration Date, Landlord shall have the option to buy the improvements.",
     ],
 )
 def test_other_notices_are_not_the_renewal_notice(text: str) -> None:

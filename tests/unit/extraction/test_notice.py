@@ -85,6 +85,11 @@ CASES = [
         "then current Term but no later than the date which is ninety (90) days prior to it.",
         NoticeWindow(least=days(90), most=days(200)),
     ),
+    (
+        "if at least twelve (12), but not more than eighteen (18), months prior to the then "
+        "current Stated Expiration Date, Tenant delivers a Renewal Notice",
+        NoticeWindow(least=months(12), most=months(18)),
+    ),
 ]
 
 
