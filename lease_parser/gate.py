@@ -55,8 +55,10 @@ COMPLETENESS: dict[str, tuple[tuple[str, ...], ...]] = {
     # The rent roll's next months: how the rent moves (a schedule, a rate, none at all).
     "escalation": (("escalation",),),
 }
-# Fields a committed lease always states: with one unread, a person reads the lease.
-ALWAYS_STATED = frozenset({"landlord", "tenant"})
+# Fields a committed lease always states: with one unread, a person reads the lease. A
+# lease says how its rent moves, if only that it does not ("none"; in the labelled corpus no
+# lease or sublease leaves the escalation unstated, a peppercorn ground lease included).
+ALWAYS_STATED = frozenset({"landlord", "tenant", "escalation"})
 # The review item's order: what most needs a person first.
 PROBLEM_ORDER = tuple(ProblemKind)
 _WHAT_DOCUMENTS_ARE = {

@@ -43,18 +43,26 @@ _AGGREGATE = re.compile(
 )
 _ESTIMATE = re.compile(r"(?i)\bestimat\w*")
 _MONTHLY = re.compile(r"(?i)\bmonthly\b|\beach\s+month\b|\bper\s+month\b")
+# "Tenant's Proportionate Share", "TENANTS PRO RATA SHARE", "Tenant's Share", "Tenant's
+# Percentage", "Tenant's proportion of Building Outgoings".
 _SHARE_LABEL = (
-    r"(?:tenant|lessee|sub-?tenant|sub-?lessee|district|its)(?:'s|s')?\s+(?:proportionate|pro\s*-?\s*rata|"
-    r"percentage)\s+share"
+    r"(?:tenant|lessee|sub-?tenant|sub-?lessee|district|its)(?:['’]s|s['’]|s)?\s+"
+    r"(?:(?:proportionate|pro\s*-?\s*rata|percentage)\s+share|share|percentage|proportion)"
 )
 _PERCENT = (
-    rf"(?:(?P<words>{NUMBER_WORDS})\s+percent\s*\(\s*)?(?P<pct>\d{{1,2}}(?:\.\d{{1,6}})?)\s*%"
+    rf"(?:(?P<words>{NUMBER_WORDS})\s+percent\s*\(\s*)?"
+    rf"(?P<pct>100(?:\.0+)?|\d{{1,2}}(?:\.\d{{1,6}})?)\s*%"
 )
-# The percent must be what the share is, not a cap on how it may change.
+# The percent must be what the share is, not a cap on how it may change. A defined term's
+# closing quote may come first (“Tenant’s Share” shall mean 35%).
 _LINK = (
-    r"(?:\s+of\s+(?:the\s+)?[\w-]+\s*:?\s*(?=\d)|"  # "Tenant's Pro Rata Share of Building 47.12%"
+    r"[\"”]?"
+    # "Tenant's Pro Rata Share of Building 47.12%", "proportion of Building Outgoings 100%"
+    r"(?:\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}[\w-]+\s*:?\s*(?=\d)|"
     r"(?:\s+of\s+[\w\s,']{0,60}?)?(?:\s*:|,?\s+being|\s+(?:is|shall\s+(?:be|mean|equal)|equals?|will\s+be)"
-    r"(?:\s+(?:estimated|deemed|stipulated|agreed)\s(?:[^.;%]|\.(?=\d)){0,60}?\b(?:as|at|to\s+be))?)\s*"
+    # "shall mean, and is stipulated by the Parties to be, 29.32%"
+    r"(?:,?\s+(?:and\s+is\s+)?(?:estimated|deemed|stipulated|agreed)\s(?:[^.;%]|\.(?=\d)){0,60}?"
+    r"\b(?:as|at|to\s+be))?),?\s*"
     r"(?:approximately\s+)?)"
 )
 # A share ends in "%": searched only before one (label, link and words run < 400 characters).

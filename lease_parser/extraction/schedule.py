@@ -30,6 +30,7 @@ from lease_parser.extraction.cues import Cue
 from lease_parser.extraction.dates import parse_date
 from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import Per
+from lease_parser.extraction.numbers import COUNT, parse_count
 from lease_parser.extraction.rent_table import (
     RATE_RATIO,
     Amount,
@@ -264,7 +265,34 @@ def schedule_steps(table: RentTable, areas: list[Decimal], text: str) -> list[di
         if step["end"] is None and _is_date(step["start"]) and _is_date(following["start"]):
             end = dt.date.fromisoformat(following["start"]) - dt.timedelta(days=1)
             step["end"] = end.isoformat()
+    _apply_year_lengths(steps, text[table.anchor_start : table.end + _NOTE_REACH])
     return steps
+
+
+# "*Lease Year 3 shall consist of fourteen (14) months.": a note under the table.
+_YEAR_LENGTH = re.compile(
+    rf"(?i)\b(?:lease\s+)?year\s+(?P<year>\d{{1,2}})\s*\*?\s+shall\s+(?:consist\s+of|be|contain|"
+    rf"comprise)\s+{COUNT}\s*(?:\(\s*\d+\s*\)\s*)?(?:full\s+)?(?:calendar\s+)?months\b"
+)
+_NOTE_REACH = 300
+
+
+def _apply_year_lengths(steps: list[dict[str, Any]], notes: str) -> None:
+    """A lease year the table or a note under it says is longer or shorter than twelve months
+    ends where they say, and the months after it move with it."""
+    for note in _YEAR_LENGTH.finditer(notes):
+        counted = parse_count(note)
+        if counted is None or not 1 <= counted[0] <= 24:
+            continue
+        year, shift = int(note.group("year")), counted[0] - 12
+        first, last = 12 * (year - 1) + 1, 12 * year
+        if not any(s["start"] == first and s["end"] == last for s in steps):
+            continue  # the table does not count that year in twelve months
+        for step in steps:
+            for key in ("start", "end"):
+                value = step[key]
+                if isinstance(value, int) and (value > last or (key == "end" and value == last)):
+                    step[key] = value + shift
 
 
 def _is_date(value: object) -> bool:

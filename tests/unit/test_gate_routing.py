@@ -133,9 +133,9 @@ CASES = [
         ["security_deposit"],
     ),
     (
-        "an unread escalation the lease may well state (the rent roll's next months)",
+        "an unread escalation: a lease says how its rent moves, if only that it does not",
         _with(escalation=None),
-        {"escalation": 0.6},
+        {"escalation": 0.99},
         GATE,
         Route.REVIEW,
         Reason.LOW_CONFIDENCE,

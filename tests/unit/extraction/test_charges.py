@@ -61,6 +61,14 @@ def test_not_cam(text: str) -> None:
         ),
         ("Tenant's pro rata share of Operating Expenses shall be forty percent (40%).", "40"),
         ("Tenant's Pro Rata Share of Building 47.12%", "47.12"),
+        ("TENANTS PROPORTIONATE SHARE: 11.25% SECURITY DEPOSIT: $4,000.00", "11.25"),
+        ("\u201cTenant\u2019s Share\u201d shall mean 35% of the increases.", "35"),
+        (
+            "\u201cTenant\u2019s Percentage\u201d shall mean, and is stipulated by the Parties to be, "
+            "19.32%.",
+            "19.32",
+        ),
+        ("Item 10: Tenant\u2019s proportion of Building Outgoings 100%.", "100"),
     ],
 )
 def test_share(text: str, expected: str) -> None:
@@ -75,6 +83,8 @@ def test_share(text: str, expected: str) -> None:
         "The rentable square feet in the Premises and Tenant's Proportionate Share are to be "
         "increased by 1% as a premium.",
         "Tenant's Proportionate Share of Increase in Taxes shall not exceed three percent (3%).",
+        "Tenant's share of any increase in Operating Expenses shall be capped at 5%.",
+        "Tenant's percentage rent shall be 6% of Gross Sales.",
     ],
 )
 def test_not_the_share(text: str) -> None:

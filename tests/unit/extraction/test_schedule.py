@@ -53,6 +53,17 @@ def test_steps_from_a_schedule() -> None:
     assert out["escalation"] == {"kind": "schedule", "rate": None}
 
 
+def test_a_note_under_the_table_sets_a_lease_year_s_length() -> None:
+    out = fields(
+        "Base Rent: | Lease Year | Monthly Base Rent | Annual Base Rent | "
+        "| Year 1 | $10,000.00 | $120,000.00 | "
+        "| Year 2 | $10,300.00 | $123,600.00 | "
+        "| Year 3* | $10,609.00 | $127,308.00 | "
+        "*Lease Year 3 shall consist of fourteen (14) months. Rent is due monthly."
+    )
+    assert [(s["start"], s["end"]) for s in out["rent_schedule"]] == [(1, 12), (13, 24), (25, 38)]
+
+
 def test_abated_and_dated_steps() -> None:
     out = fields(
         "Sublessee shall pay base rental in monthly installments as follows: Date/Term Monthly "
