@@ -64,8 +64,8 @@ def test_not_cam(text: str) -> None:
         ("TENANTS PROPORTIONATE SHARE: 11.25% SECURITY DEPOSIT: $4,000.00", "11.25"),
         ("\u201cTenant\u2019s Share\u201d shall mean 35% of the increases.", "35"),
         (
-            "\u201cTenant\u2019s Percentage\u201d shall mean, and is stipulated by the Parties to be, "
-            "19.32%.",
+            "\u201cTenant\u2019s Percentage\u201d shall mean, and is stipulated by the Parties "
+            "to be, 19.32%.",
             "19.32",
         ),
         ("Item 10: Tenant\u2019s proportion of Building Outgoings 100%.", "100"),
