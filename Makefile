@@ -83,6 +83,7 @@ NEED_CORPUS = @test -f $(CORPUS)/labels.json || { echo "error: no labelled corpu
 eval: install ## score extraction on the labelled dev corpus, cross-validated by source (parse cache in .lease_data/eval-cache)
 	$(NEED_CORPUS)
 	@$(LEASE) eval $(CORPUS) --labels $(CORPUS)/labels.json --cache-dir $(DATA_DIR)/eval-cache --subset config/eval/newest-dev-documents.txt
+	@echo; cat config/eval/first-contact.txt
 
 calibrate: install ## refit the confidence model from the labelled dev corpus (and reviews in the store)
 	$(NEED_CORPUS)
