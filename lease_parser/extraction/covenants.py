@@ -8,9 +8,12 @@ Read in one pass over the main agreement with compiled patterns, as leases state
   of consent or approval) is ``consent``; "Tenant shall not assign this
   Lease or sublet the Premises" with no consent, exception or proviso in the sentence, or
   "assignment and subletting are prohibited", is ``prohibited``; "Tenant may assign this
-  Lease or sublet the Premises without Landlord's consent" is ``permitted``, unless the
-  sentence is about an affiliate, a merger or a successor (a permitted transfer beside
-  the rule). Only the tenant's transfers count (the landlord may sell the building), and
+  Lease or sublet the Premises without Landlord's consent" (or "at any time", asking no
+  consent and setting no condition) is ``permitted``, unless the sentence is about an
+  affiliate, a merger or a successor (a permitted transfer beside the rule). Long leases
+  put clauses between "shall not" and the verb ("shall not, without the prior written
+  consent of Landlord, which shall not be unreasonably withheld, (1) assign"; "shall not
+  have the right ... to: (a) mortgage, pledge, ... or otherwise transfer"). Only the tenant's transfers count (the landlord may sell the building), and
   not an option's, a letter of credit's or an award's;
 - ``guarantor``: "Guarantor: Bluefin Holdings, Inc.", a "GUARANTOR:" signature block,
   "Bluefin Holdings, Inc., a Delaware corporation ("Guarantor")", "guaranteed by ..."; "N/A",
@@ -50,11 +53,15 @@ _PARTY = (
 )
 _TRANSFER = r"(?:assign|sublet|sublease|sub-?let|underlet|transfer)\w*"
 # Between "shall not" and the transfer: only words that leave the transfer its verb.
+# "shall not, without the prior written consent of Landlord, which shall not be unreasonably
+# withheld, (1) assign", "shall not have the right, without ..., to: (a) mortgage, pledge,
+# hypothecate, encumber, permit any lien to attach to, or otherwise transfer".
 _BEFORE_VERB = (
-    r"(?:\s*,[^,]{0,80},\s*|\s+(?:voluntarily|involuntarily|directly|indirectly|either|or|"
-    r"by\s+operation\s+of\s+law|have\s+the\s+right\s+to|be\s+entitled\s+to|"
-    r"(?:sell|pledge|license),?|(?:effect|make|suffer|permit|allow)(?:\s+or\s+(?:effect|make|suffer|"
-    r"permit|allow))?\s+(?:an?|any)))*\s+"
+    r"(?:\s*,[^;.]{0,160}?,|\s+(?:voluntarily|involuntarily|directly|indirectly|either|or|otherwise|"
+    r"by\s+operation\s+of\s+law|have\s+the\s+right(?:\s+to)?|be\s+entitled\s+to|to:?|"
+    r"\([a-z0-9]{1,3}\)|(?:sell|pledge|license|hypothecate|mortgage|encumber|charge|"
+    r"permit\s+any\s+lien\s+to\s+attach\s+to),?|(?:effect|make|suffer|permit|allow)"
+    r"(?:\s+or\s+(?:effect|make|suffer|permit|allow))?\s+(?:an?|any)))*\s+"
 )
 # Each is matched at a literal FlatText.places finds fast, over the lowered text (no
 # IGNORECASE); who is bound is read before it. "shall not assign", "agrees not to sublet",
@@ -64,7 +71,10 @@ _NOT_TRANSFER = re.compile(
     rf"(?:can)?not(?P<to>\s+to(?:\s+agree\s+to)?)?(?P<be>\s+be)?{_BEFORE_VERB}{_TRANSFER}\b"
 )
 _MODAL_BEFORE = re.compile(r"(?:shall|will|may|must)\s*$")
-_COVENANT_BEFORE = re.compile(r"(?:agrees?|undertakes?|covenants?)\s+$")
+_COVENANT_BEFORE = re.compile(
+    rf"\b{_PARTY}\s+(?:(?:hereby|expressly|further)\s+)?(?:agrees?|undertakes?|covenants?)"
+    r"(?:\s+and\s+(?:agrees?|undertakes?|covenants?))?\s+$"
+)
 _STATE_BEFORE = re.compile(r"(?:is|are)\s+$")
 _BOUND = re.compile(rf"\b{_PARTY}\s+$")
 # "Tenant may assign this Lease ... without Landlord's consent": read before the transfer.
@@ -75,6 +85,10 @@ _MAY_BEFORE = re.compile(
 _TRANSFER_WORDS = ("assign", "sublet", "sublease", "sub-let", "underlet", "transfer")
 # "Assignment and subletting are prohibited": read before the word.
 _CONSENT = re.compile(r"(?i)\b(?:consent\w*|approv\w*)\b")
+# A permission on terms set elsewhere ("pursuant to the terms and conditions of ...").
+_CONDITIONAL = re.compile(
+    r"(?i)\b(?:pursuant|subject|accordance|provided|conditions?|only|if|unless|following)\b"
+)
 _PROHIBITED_BEFORE = re.compile(
     r"(?:assignments?|subletting|sub-?leases?|transfers?)\b[^.;]{0,60}?\b(?:is|are|shall\s+be)"
     r"\s+(?:strictly\s+|expressly\s+)?(?:not\s+)?$"
@@ -94,8 +108,7 @@ _QUALIFIED = re.compile(
 # A transfer of something else than the lease, or by someone else than the tenant.
 _NOT_THE_LEASE = re.compile(
     r"(?i)\b(?:options?|right\s+of\s+first|rofr|rofo|refusal|renew\w*|extension|letter\s+of\s+credit|"
-    r"guarant\w*|warrant\w*|parking|signage|storage|claims?|proceeds|awards?|insurance|"
-    r"landlord\s+may|lessor\s+may)\b"
+    r"guarant\w*|warrant\w*|parking|signage|storage|claims?|proceeds|awards?|insurance)\b"
 )
 _AFFILIATE = re.compile(
     r"(?i)\b(?:affiliat\w*|subsidiar\w*|parent|merg\w*|consolidat\w*|successor\w*|related|"
@@ -129,7 +142,12 @@ def _transfer_rule(
         if not _QUALIFIED.search(sentence):
             return "prohibited", PROHIBITED_WEIGHT
         return None
-    if _WITHOUT_CONSENT.search(sentence) and not _AFFILIATE.search(sentence):
+    # "Tenant may assign ... without Landlord's consent", "Tenant may sublet or assign the
+    # Demised Premises at any time": a permission that asks for no consent.
+    free = _WITHOUT_CONSENT.search(sentence) or not (
+        _CONSENT.search(sentence) or _CONDITIONAL.search(sentence)
+    )
+    if free and not _AFFILIATE.search(sentence):
         return "permitted", PERMITTED_WEIGHT
     return None
 
@@ -151,8 +169,8 @@ def _restrictions(flat: FlatText, span: tuple[int, int]) -> list[tuple[int, int,
                 continue  # the landlord's, or nobody's
         elif match.group("to"):
             listed = text[at] == "N"  # "Not to assign the whole ..."
-            if not listed and not _COVENANT_BEFORE.search(before):
-                continue
+            if not listed and not _COVENANT_BEFORE.search(text, max(lo, at - 60), at):
+                continue  # "Landlord covenants and agrees not to sell, lease ..."
         elif not (_STATE_BEFORE.search(before) and match.group(0).endswith("able")):
             continue  # "is not transferable", not "who are not assigned full-time"
         out.append((at, match.end(), False))
@@ -188,7 +206,7 @@ def _stating(text: str, rule: str, head: int, stop: int, start: int, end: int) -
     rule's word, the consent it speaks of ("shall not assign ... without Landlord's prior
     written consent")."""
     words = {"consent": _CONSENT, "permitted": _WITHOUT_CONSENT}.get(rule)
-    found = [m for m in words.finditer(text, head, stop)] if words else []
+    found = list(words.finditer(text, head, stop)) if words else []
     if not found:
         return start, end
     after = [m for m in found if m.start() >= start]

@@ -135,3 +135,25 @@ def test_guarantor(sentence: str, expected: str | None) -> None:
 )
 def test_permitted_use(sentence: str, expected: str | None) -> None:
     assert value("permitted_use", sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Tenant shall not, without the prior written consent of Landlord, which shall not be "
+            "unreasonably withheld, delayed or conditioned, (1) assign this Lease.",
+            "consent",
+        ),
+        (
+            "Tenant shall not have the right, without the prior written consent of Landlord, to: "
+            "(a) mortgage, pledge, hypothecate, encumber, or otherwise transfer this Lease.",
+            "consent",
+        ),
+        ("Tenant may sublet or assign the Demised Premises at any time.", "permitted"),
+        ("Tenant may assign or sublet the Premises pursuant to the terms of Section 9.", None),
+        ("The Landlord covenants and agrees not to sell, lease or otherwise transfer it.", None),
+    ],
+)
+def test_transfer_clauses_as_long_leases_write_them(sentence: str, expected: str | None) -> None:
+    assert value("assignment_subletting", sentence) == expected
