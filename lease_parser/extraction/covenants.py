@@ -13,8 +13,9 @@ Read in one pass over the main agreement with compiled patterns, as leases state
   affiliate, a merger or a successor (a permitted transfer beside the rule). Long leases
   put clauses between "shall not" and the verb ("shall not, without the prior written
   consent of Landlord, which shall not be unreasonably withheld, (1) assign"; "shall not
-  have the right ... to: (a) mortgage, pledge, ... or otherwise transfer"). Only the tenant's transfers count (the landlord may sell the building), and
-  not an option's, a letter of credit's or an award's;
+  have the right ... to: (a) mortgage, pledge, ... or otherwise transfer"). Only the
+  tenant's transfers count (the landlord may sell the building), and not an option's, a
+  letter of credit's or an award's;
 - ``guarantor``: "Guarantor: Bluefin Holdings, Inc.", a "GUARANTOR:" signature block,
   "Bluefin Holdings, Inc., a Delaware corporation ("Guarantor")", "guaranteed by ..."; "N/A",
   "None", "Intentionally omitted" name nobody;
