@@ -194,6 +194,11 @@ class Allowance(BaseModel):
     amount: Decimal = PydanticField(ge=0)
     per: AllowanceBasis
 
+    @field_validator("amount")
+    @classmethod
+    def _two_places(cls, v: Decimal) -> Decimal:
+        return v.quantize(CENT, rounding=ROUND_HALF_UP)
+
     def describe(self) -> str:
         """ "25.00 per sq ft", "1350000.00 in total": how a person reads it."""
         return f"{self.amount} " + (

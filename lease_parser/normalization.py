@@ -94,7 +94,7 @@ def _typed(name: str, kind: Any, raw: Any, currency: str) -> Any:
     if _is_choice(kind):
         word = str(raw).strip().lower()
         if word not in {m.value for m in kind}:
-            raise TypeError(f"one of {', '.join(m.value for m in kind)}")
+            raise TypeError("not a word this field takes")
         return kind(word)
     # Structured values (rent_schedule, escalation, anything added later) arrive as JSON.
     data = json.loads(raw) if isinstance(raw, str) else raw

@@ -99,3 +99,17 @@ def test_extraction_gives_them_no_doubts() -> None:
     assert all(not raw.doubts for raw in read.values())
     assert read["letter_of_credit"].rivals  # the other amount is listed, not doubted
     assert all(not fields[n].doubts for n in UNLABELLED)
+
+
+def test_a_reviewer_types_them_as_their_types_say() -> None:
+    from lease_parser.corrections import validate_correction
+    from lease_parser.errors import InvalidCorrection
+
+    allowance = '{"amount": "25", "per": "per_sqft"}'
+    assert validate_correction("ti_allowance", allowance) == {"amount": "25.00", "per": "per_sqft"}
+    assert validate_correction("assignment_subletting", "Consent") == "consent"
+    assert validate_correction("letter_of_credit", "100000") == "100000.00"
+    with pytest.raises(InvalidCorrection, match="one of permitted, consent, prohibited"):
+        validate_correction("assignment_subletting", "maybe")
+    with pytest.raises(InvalidCorrection):
+        validate_correction("ti_allowance", '{"amount": "25", "per": "month"}')
