@@ -258,15 +258,16 @@ _NAME_TAIL = re.compile(
 _ROLE_BEFORE = re.compile(
     r"(?i)\b(?:tenant|lessee|sub-?lessee|sub-?tenant|landlord|lessor)\s+(?:and|&)\s*$"
 )
-_GUARANTOR_MARKER = re.compile(
-    r'\(\s*(?:the\s+|each\s+a\s+|individually\s+and\s+collectively\s+)?["“]\s*guarantors?\s*["”]'
-)
+# ("Guarantor"), (the "Guarantor"), (whether one or more, hereinafter referred to as "Guarantor").
+_GUARANTOR_MARKER = re.compile(r'\((?:[^()"“”]{0,80}?)["“]\s*guarantors?\s*["”]\s*\)')
+# A heading's role word before the name ("CONSENT OF GUARANTOR PC MALL, INC.").
+_ROLE_FIRST = re.compile(r"(?i)(?:guarantors?|tenant|landlord)\s*:?\s+")
 _GUARANTEED_BY = re.compile(r"(?:guaranteed|guarantied)\s+by\s+")
 _NOBODY = re.compile(
     r"(?i)^\s*(?:guarant\w*|none\b|n\s*/?\s*a\b|nia\b|not\s+applicable|intentionally|omitted|deleted|tbd\b|"
     r"see\b|as\s+(?:set|defined)|any\b|each\b|the\s+(?:guarant|undersigned))"
 )
-_NAME_START = re.compile(r"(?:\b(?:by|and|from|between|of)\s+|[.;:]\s+|^)(?=[A-Z0-9])")
+_NAME_START = re.compile(r"(?:\b(?i:by|and|from|between|of)\s+|[.;:]\s+|^)(?=[A-Z0-9])")
 LABEL_WEIGHT = 0.6
 SIGNATURE_WEIGHT = 0.5
 MARKER_WEIGHT = 0.55
@@ -296,6 +297,8 @@ def _marked_name(flat: FlatText, marker: re.Match[str], lo: int) -> Cue | None:
     if not starts:
         return None
     begin = head + starts[-1]
+    role = _ROLE_FIRST.match(flat.text, begin, marker.start())
+    begin = role.end() if role else begin
     name = legal_name(flat.text[begin : marker.start()])
     if name is None:
         return None

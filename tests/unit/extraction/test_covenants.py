@@ -157,3 +157,11 @@ def test_permitted_use(sentence: str, expected: str | None) -> None:
 )
 def test_transfer_clauses_as_long_leases_write_them(sentence: str, expected: str | None) -> None:
     assert value("assignment_subletting", sentence) == expected
+
+
+def test_a_guarantor_named_in_a_consent_heading() -> None:
+    sentence = (
+        "CONSENT OF GUARANTOR PC MALL, INC. (whether one or more shall hereinafter be referred "
+        'to as "Guarantor") hereby consents to the foregoing.'
+    )
+    assert value("guarantor", sentence) == "PC MALL, INC."
