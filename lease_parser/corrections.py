@@ -24,6 +24,8 @@ from pydantic import ValidationError
 from lease_parser.errors import InvalidCorrection, Reason
 from lease_parser.model import (
     FIELD_NAMES,
+    Allowance,
+    AllowanceBasis,
     DocumentKind,
     Escalation,
     EscalationKind,
@@ -34,6 +36,7 @@ from lease_parser.model import (
     NoticeWindow,
     Provenance,
     RentStep,
+    Transfers,
     json_value,
 )
 from lease_parser.normalization import consistency_problems, typed_value, value_type
@@ -102,6 +105,10 @@ EXPECTED_FORMS: dict[Any, str] = {
     NoticeWindow: 'JSON {"least": {"count": 9, "unit": "months"}, "most": {"count": 12, '
     '"unit": "months"} or null} (unit: days or months; notice at least "least" and at most '
     '"most" before the date)',
+    Allowance: 'JSON {"amount": "25.00", "per": '
+    + " | ".join(f'"{b.value}"' for b in AllowanceBasis)
+    + "} (the total, or the amount per square foot)",
+    Transfers: "one of " + ", ".join(t.value for t in Transfers),
 }
 CURRENCY_FORM = "an ISO 4217 code of three capital letters, e.g. USD"
 

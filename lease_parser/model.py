@@ -177,6 +177,43 @@ class NoticeWindow(BaseModel):
         return f"{least} to {self.most.count} {self.most.unit.value}"
 
 
+class AllowanceBasis(StrEnum):
+    """What a tenant improvement allowance is stated per."""
+
+    TOTAL = "total"  # one sum for the premises
+    PER_SQFT = "per_sqft"  # per (rentable) square foot of the premises
+
+
+class Allowance(BaseModel):
+    """A tenant improvement allowance as the lease states it: "$1,350,000.00" is
+    ``{"amount": "1350000.00", "per": "total"}``, "$25.00 per rentable square foot" is
+    ``{"amount": "25.00", "per": "per_sqft"}``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    amount: Decimal = PydanticField(ge=0)
+    per: AllowanceBasis
+
+    @field_validator("amount")
+    @classmethod
+    def _two_places(cls, v: Decimal) -> Decimal:
+        return v.quantize(CENT, rounding=ROUND_HALF_UP)
+
+    def describe(self) -> str:
+        """ "25.00 per sq ft", "1350000.00 in total": how a person reads it."""
+        return f"{self.amount} " + (
+            "per sq ft" if self.per is AllowanceBasis.PER_SQFT else "in total"
+        )
+
+
+class Transfers(StrEnum):
+    """What the lease says of assigning it or subletting the premises."""
+
+    PERMITTED = "permitted"  # without the landlord's consent
+    CONSENT = "consent"  # only with the landlord's consent
+    PROHIBITED = "prohibited"  # not at all
+
+
 def described(
     *,
     group: str,
@@ -401,6 +438,71 @@ class LeaseAbstraction(BaseModel):
         hint="a number, e.g. 2400",
         example='`"2400"`',
         meaning="an amendment only: area it adds to the premises",
+    )
+    # What lease abstractors expect next (issue 23). Not labelled yet, so the confidence
+    # model has no calibration data for them: each is shown with its score and never
+    # holds a document back, and extraction gives them no doubts (extraction/concessions.py,
+    # extraction/covenants.py).
+    letter_of_credit: Field[Money] = described(
+        group="deposit",
+        label="Letter of credit",
+        column="Letter of credit",
+        example='`"100000.00"`',
+        meaning="the amount of a letter of credit the tenant gives as security (besides or "
+        "instead of a cash deposit); none stated is `null`",
+    )
+    free_rent_months: Field[int] = described(
+        group="schedule",
+        label="Free rent (months)",
+        hint="whole months, e.g. 6",
+        example="`6`",
+        meaning="months of free or abated base rent at the start of the term "
+        '("Base Rent shall be abated for the first six (6) months" → 6)',
+    )
+    percentage_rent: Field[Decimal] = described(
+        group="charge",
+        label="Percentage rent (%)",
+        hint="a percent, e.g. 5",
+        example='`"5"`',
+        meaning="percentage rent as a percent of gross sales (or revenue, receipts); the "
+        "first rate where the lease states several",
+    )
+    ti_allowance: Field[Allowance] = described(
+        group="charge",
+        label="TI allowance",
+        hint='JSON, e.g. {"amount": "25.00", "per": "per_sqft"}',
+        example='`{"amount": "25.00", "per": "per_sqft"}`',
+        meaning="the tenant improvement allowance: the total (`per`: `total`) where the lease "
+        "states it, else the amount per square foot (`per_sqft`)",
+    )
+    expense_base_year: Field[int] = described(
+        group="charge",
+        label="Expense base year",
+        hint="a year, e.g. 2024",
+        example="`2008`",
+        meaning="the base year the tenant's share of operating expenses or taxes is measured "
+        'from ("Base Year: calendar year 2008")',
+    )
+    assignment_subletting: Field[Transfers] = described(
+        group="clause",
+        label="Assignment and subletting",
+        hint="permitted, consent or prohibited",
+        example='`"consent"`',
+        meaning="whether the tenant may assign or sublet: `permitted` (without consent), "
+        "`consent` (only with the landlord's consent), `prohibited`",
+    )
+    guarantor: Field[str] = described(
+        group="party",
+        label="Guarantor",
+        column="Guarantor",
+        example='`"Bluefin Holdings, Inc."`',
+        meaning="the name of the guarantor of the tenant's obligations, as stated",
+    )
+    permitted_use: Field[str] = described(
+        group="clause",
+        label="Permitted use",
+        example='`"general office purposes"`',
+        meaning='the use the use clause permits, in its words, short ("general office purposes")',
     )
 
     @classmethod

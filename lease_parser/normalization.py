@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from lease_parser import model as model_module
 from lease_parser.model import (
     MAX_TERM_MONTHS,
+    Allowance,
     DocumentKind,
     Field,
     FieldProblem,
@@ -46,6 +48,10 @@ def fields_of_type(wanted: Any, model: type[LeaseAbstraction] | None = None) -> 
     return frozenset(n for n in model.field_names() if value_type(n, model) == wanted)
 
 
+def _is_choice(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, StrEnum)
+
+
 # Derived from the model, never listed by hand: a field added to model.py is typed by
 # the same rules as its peers (a hand-kept list once sent every document dead when it
 # lagged behind the model).
@@ -55,8 +61,11 @@ DECIMAL_FIELDS = fields_of_type(Decimal)
 DATE_FIELDS = fields_of_type(dt.date)
 TEXT_FIELDS = fields_of_type(str)
 NOTICE_FIELDS = fields_of_type(NoticeWindow)
+ALLOWANCE_FIELDS = fields_of_type(Allowance)
+# One of a few words (``Transfers``): written and typed as the word, never as JSON.
+CHOICE_FIELDS = frozenset(n for n in LeaseAbstraction.field_names() if _is_choice(value_type(n)))
 JSON_FIELDS = frozenset(LeaseAbstraction.field_names()) - (
-    MONEY_FIELDS | INT_FIELDS | DECIMAL_FIELDS | DATE_FIELDS | TEXT_FIELDS
+    MONEY_FIELDS | INT_FIELDS | DECIMAL_FIELDS | DATE_FIELDS | TEXT_FIELDS | CHOICE_FIELDS
 )
 
 
@@ -82,6 +91,11 @@ def _typed(name: str, kind: Any, raw: Any, currency: str) -> Any:
         return raw if isinstance(raw, dt.date) else dt.date.fromisoformat(str(raw))
     if kind is str:
         return " ".join(str(raw).split())
+    if _is_choice(kind):
+        word = str(raw).strip().lower()
+        if word not in {m.value for m in kind}:
+            raise TypeError("not a word this field takes")
+        return kind(word)
     # Structured values (rent_schedule, escalation, anything added later) arrive as JSON.
     data = json.loads(raw) if isinstance(raw, str) else raw
     return _adapter(kind).validate_python(data)

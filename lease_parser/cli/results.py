@@ -277,5 +277,7 @@ def _export_xlsx(
         since=parse_when(since),
         until=parse_when(until, end=True),
     )
-    count = write_workbook(records, out, settings.confidence_gate)
+    count = write_workbook(
+        records, out, settings.confidence_gate, measured=settings.confidence().fields
+    )
     click.echo(f"exported {count} lease(s) to {out}", err=True)

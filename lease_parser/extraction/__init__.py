@@ -11,6 +11,8 @@ from __future__ import annotations
 from lease_parser.extraction.agreement_date import extract_lease_date
 from lease_parser.extraction.amendment import extract_amendment_references
 from lease_parser.extraction.base import Extractor, RawField
+from lease_parser.extraction.concessions import extract_concessions
+from lease_parser.extraction.covenants import extract_covenants
 from lease_parser.extraction.critical import drop_without_option, extract_critical_terms
 from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.financials import extract_financials
@@ -36,6 +38,8 @@ EXTRACTORS: tuple[Extractor, ...] = (
     extract_financials,
     extract_critical_terms,
     extract_amendment_references,
+    extract_concessions,
+    extract_covenants,
 )
 
 

@@ -105,3 +105,14 @@ def add_caveat(raw: RawField, why: str) -> None:
     raw.doubts[Doubt.CAVEAT] = f"{previous}; {why}" if previous else why
     raw.evidence[CAVEAT_FEATURE] = raw.evidence.get(CAVEAT_FEATURE, 0.0) + 1
     raw.notes.append(why)
+
+
+def without_doubts(raw: RawField | None) -> RawField | None:
+    """A field no labels score yet (model.py, issue 23): it never holds a document back, so
+    what would be a doubt (a rival the lease also states) is a note beside its value, and
+    the rivals stay listed with their citations."""
+    if raw is None:
+        return None
+    raw.notes.extend(f"{code}: {why}" for code, why in raw.doubts.items() if why not in raw.notes)
+    raw.doubts.clear()
+    return raw

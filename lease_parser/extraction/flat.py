@@ -110,6 +110,24 @@ class FlatText:
             self.memo[key] = compute()
         return cast(T, self.memo[key])
 
+    def lowered(self) -> str:
+        """``text`` in lower case, offset for offset (a character whose lower case is longer,
+        like "İ", is kept): patterns without IGNORECASE scan it several times faster."""
+        return self.shared("lowered", lambda: _lower_keeping_offsets(self.text))
+
+    def places(self, words: tuple[str, ...], start: int, end: int) -> list[int]:
+        """Where each of ``words`` (lower case) begins a word in flat ``[start, end)``, in
+        order: a literal search, far faster than a pattern that starts with alternatives."""
+        lowered = self.lowered()
+        found = []
+        for word in words:
+            at = lowered.find(word, start, end)
+            while at >= 0:
+                if at == 0 or not lowered[at - 1].isalnum():
+                    found.append(at)
+                at = lowered.find(word, at + 1, end)
+        return sorted(found)
+
     def mentions_in(
         self,
         key: str,
@@ -170,6 +188,13 @@ class FlatText:
 
     def page_at(self, index: int) -> Page:
         return self.pages[self.page_number(index) - 1]
+
+
+def _lower_keeping_offsets(text: str) -> str:
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def _runs(line: FlatLine, flat: str) -> list[tuple[int, int, int]]:

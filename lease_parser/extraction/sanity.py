@@ -57,6 +57,7 @@ def _address(value: str) -> dict[str, float]:
 _CHECKS: dict[str, Callable[[str], dict[str, float]]] = {
     "landlord": _party,
     "tenant": _party,
+    "guarantor": _party,
     "premises_address": _address,
 }
 SANITY_FEATURES: tuple[str, ...] = (

@@ -54,6 +54,14 @@ _WORDS: dict[str, str] = {
     "currency": "currency dollar* pound* euro* $ £ €",
     "amended_lease_date": "amend*",
     "premises_added_sqft": "expansion additional_premises must_take",
+    "letter_of_credit": "letter_of_credit letters_of_credit l_c",
+    "free_rent_months": "abate* free_rent rent_free rent_credit",
+    "percentage_rent": "percentage_rent gross_sales gross_revenue gross_receipts",
+    "ti_allowance": "improvement_allowance ti_allowance allowance*",
+    "expense_base_year": "base_year",
+    "assignment_subletting": "assign* sublet* sublease*",
+    "guarantor": "guarant*",
+    "permitted_use": "permitted_use permitted_uses use_of_the_premises",
 }
 # Mentions beyond this many say nothing more.
 MENTIONS_CAP = 20

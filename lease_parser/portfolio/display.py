@@ -6,8 +6,14 @@ import datetime as dt
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from lease_parser.model import NoticeWindow
-from lease_parser.normalization import DATE_FIELDS, DECIMAL_FIELDS, MONEY_FIELDS, NOTICE_FIELDS
+from lease_parser.model import Allowance, NoticeWindow
+from lease_parser.normalization import (
+    ALLOWANCE_FIELDS,
+    DATE_FIELDS,
+    DECIMAL_FIELDS,
+    MONEY_FIELDS,
+    NOTICE_FIELDS,
+)
 
 
 def as_decimal(value: Any) -> Decimal | None:
@@ -36,6 +42,8 @@ def display_value(name: str, value: Any) -> Any:
         return as_date(value) or str(value)
     if name in NOTICE_FIELDS:
         return NoticeWindow.model_validate(value).describe()
+    if name in ALLOWANCE_FIELDS and isinstance(value, dict):
+        return Allowance.model_validate(value).describe()
     if name == "rent_schedule":
         return f"{len(value)} step(s)"
     if name == "escalation" and isinstance(value, dict):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any, cast
@@ -59,7 +59,7 @@ SHEET_NAME_MAX = 31
 
 # Column widths (characters), so dates and amounts show in full.
 PORTFOLIO_WIDTHS = (
-    *(34, 28, 28, 40, 10, 11, 13, 11, 8, 14, 15, 14, 9, 9, 13, 9, 12, 50),
+    *(34, 28, 28, 40, 10, 11, 13, 11, 8, 14, 15, 14, 9, 9, 13, 14, 28, 9, 12, 50),
     *(10, 10, 10, 10, 10, 30, 66),
 )
 RENT_WIDTHS = (34, 28, 6, 11, 11, 14, 15, 10, 10, 9, 36)
@@ -165,8 +165,13 @@ def value_format(name: str, currency: str | None) -> str | None:
     return None
 
 
-def _doubtful(term: Term | None, gate: float) -> bool:
-    return term is not None and (term.confidence < gate or bool(term.doubts))
+def _doubtful(term: Term | None, gate: float, measured: bool = True) -> bool:
+    """Below the gate or in doubt; for a field the confidence model has no labelled examples
+    of (``measured`` false), any value a person did not set: its score is not a probability."""
+    if term is None:
+        return False
+    unchecked = not measured and term.confidence < 1.0
+    return unchecked or term.confidence < gate or bool(term.doubts)
 
 
 class PortfolioWorkbook:
@@ -211,8 +216,12 @@ class PortfolioWorkbook:
     )
     LEASE_COLUMNS = ("Field", "Value", "Confidence", "Page", "Cited text", "Set by", "Doubts")
 
-    def __init__(self, gate: float, today: dt.date | None = None) -> None:
+    def __init__(
+        self, gate: float, today: dt.date | None = None, measured: Collection[str] | None = None
+    ) -> None:
         self.gate = gate
+        # The fields whose probabilities the confidence model was calibrated on (all: None).
+        self.measured = frozenset(FIELD_NAMES if measured is None else measured)
         self.today = today or dt.date.today()
         self.book = Workbook(write_only=True)
         self.portfolio = self._sheet("Portfolio", self.PORTFOLIO_COLUMNS, PORTFOLIO_WIDTHS)
@@ -244,7 +253,8 @@ class PortfolioWorkbook:
         if value is None:
             return None
         currency = terms.value("currency")
-        return sheet.cell(value, value_format(name, currency), _doubtful(term, self.gate))
+        doubtful = _doubtful(term, self.gate, name in self.measured)
+        return sheet.cell(value, value_format(name, currency), doubtful)
 
     def _portfolio_row(self, record: LeaseRecord, events: list[CriticalDate], title: str) -> None:
         terms, row, sheet = record.terms, record.row, self.portfolio
@@ -341,7 +351,11 @@ class PortfolioWorkbook:
                 [
                     name,
                     self._term_cell(sheet, terms, name),
-                    sheet.cell(round(term.confidence, 4), "0.00", _doubtful(term, self.gate)),
+                    sheet.cell(
+                        round(term.confidence, 4),
+                        "0.00",
+                        _doubtful(term, self.gate, name in self.measured),
+                    ),
                     provenance.get("page"),
                     provenance.get("text"),
                     term.source.title,
@@ -389,10 +403,16 @@ def _single_step(terms: CurrentTerms) -> list[dict[str, Any]]:
 
 
 def write_workbook(
-    records: Iterable[LeaseRecord], out: Path | IO[bytes], gate: float, today: dt.date | None = None
+    records: Iterable[LeaseRecord],
+    out: Path | IO[bytes],
+    gate: float,
+    today: dt.date | None = None,
+    measured: Collection[str] | None = None,
 ) -> int:
-    """Write every lease of ``records`` to one workbook; returns how many."""
-    book = PortfolioWorkbook(gate, today)
+    """Write every lease of ``records`` to one workbook; returns how many. ``measured``: the
+    fields the confidence model was calibrated on (``ConfidenceModel.fields``); a value of
+    any other field is filled as unchecked unless a person set it."""
+    book = PortfolioWorkbook(gate, today, measured)
     for record in records:
         book.add(record)
     book.save(out)

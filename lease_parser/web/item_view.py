@@ -16,8 +16,8 @@ from typing import Any
 
 from lease_parser.decisions import FieldDecision
 from lease_parser.fields import HINTS, LABELS
-from lease_parser.model import FIELD_NAMES, NoticeWindow
-from lease_parser.normalization import MONEY_FIELDS
+from lease_parser.model import FIELD_NAMES, Allowance, NoticeWindow
+from lease_parser.normalization import ALLOWANCE_FIELDS, MONEY_FIELDS
 from lease_parser.review import ReviewItem
 from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
 
@@ -156,6 +156,8 @@ def display_value(name: str, value: Any, currency: str | None = "USD") -> str:
         return f"{len(value)} period(s)"
     if name in ("renewal_notice", "termination_notice") and isinstance(value, dict):
         return NoticeWindow.model_validate(value).describe()
+    if name in ALLOWANCE_FIELDS and isinstance(value, dict):
+        return Allowance.model_validate(value).describe()
     if name in MONEY_FIELDS:
         return format_money(value, currency)
     return str(value) if not isinstance(value, list | dict) else json.dumps(value)

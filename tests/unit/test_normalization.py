@@ -14,7 +14,13 @@ from lease_parser import model as model_module
 from lease_parser.abstract import Extraction, normalize_stage
 from lease_parser.extraction.base import RawField
 from lease_parser.model import DocumentKind, Field, LeaseAbstraction, Money, Route
-from lease_parser.normalization import JSON_FIELDS, MONEY_FIELDS, normalize_fields, value_type
+from lease_parser.normalization import (
+    CHOICE_FIELDS,
+    JSON_FIELDS,
+    MONEY_FIELDS,
+    normalize_fields,
+    value_type,
+)
 
 
 def raw(name: str, value: Any, confidence: float = 0.9) -> RawField:
@@ -65,4 +71,12 @@ def test_the_type_sets_are_the_models() -> None:
     for name in LeaseAbstraction.field_names():
         kind = value_type(name)
         assert (name in MONEY_FIELDS) == (kind is Money)
-    assert {"rent_schedule", "escalation", "renewal_notice", "termination_notice"} == JSON_FIELDS
+    assert {
+        "rent_schedule",
+        "escalation",
+        "renewal_notice",
+        "termination_notice",
+        "ti_allowance",
+    } == JSON_FIELDS
+    # One of a few words: typed and exported as the word, never parsed as JSON.
+    assert {"assignment_subletting"} == CHOICE_FIELDS

@@ -46,6 +46,12 @@ _WORD_NUMBER = re.compile(rf"(?i)\b(?:{NUMBER_WORDS})\b")
 _ORDINAL = re.compile(rf"(?i)\b(?:{ORDINAL_WORD})\b")
 _ONE = re.compile(r"(?i)\b(?:an?|one|single)\b")
 _NONE = re.compile(r"(?i)\bno\b|\bnone\b|\bnot\b")
+# What the cited text of each transfer rule says it with.
+_TRANSFER_WORDS = {
+    "consent": r"(?i)\bconsent|\bapprov",
+    "prohibited": r"(?i)\bnot\b|\bno\b|prohibit|forbid",
+    "permitted": r"(?i)\bmay\b|\bright\b|entitled",
+}
 
 
 def cited_texts(document: Document, raw: RawField) -> list[str]:
@@ -67,7 +73,8 @@ def numbers_in(text: str) -> set[Decimal]:
 
 def says(name: str, value: str, text: str) -> bool:
     """Whether ``text`` alone states ``value`` for field ``name``."""
-    if name in ("base_rent_monthly", "base_rent_annual", "security_deposit", "cam_monthly"):
+    money = ("base_rent_monthly", "base_rent_annual", "security_deposit", "cam_monthly")
+    if name in (*money, "letter_of_credit"):
         return Decimal(value) in {m.amount for m in find_money(text)} | numbers_in(text)
     if name in DATE_FIELDS:
         # A numeric date cited alone may be day first: its document writes dates that way.
@@ -79,6 +86,13 @@ def says(name: str, value: str, text: str) -> bool:
         return all(Decimal(count) in numbers_in(text) for count in counts)
     if name in ("term_months", "renewal_option_count", "renewal_term_months"):
         return Decimal(value) in numbers_in(text)
+    if name in ("free_rent_months", "expense_base_year", "percentage_rent"):
+        return Decimal(value) in numbers_in(text)
+    if name == "ti_allowance":
+        amount = Decimal(json.loads(value)["amount"])
+        return amount in {m.amount for m in find_money(text)} | numbers_in(text)
+    if name == "assignment_subletting":
+        return re.search(_TRANSFER_WORDS[value], text) is not None
     if name in ("rentable_sqft", "tenant_share_percent", "premises_added_sqft"):
         return Decimal(value) in numbers_in(text)
     if name == "rent_schedule":

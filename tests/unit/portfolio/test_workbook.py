@@ -143,3 +143,23 @@ def test_sheet_titles_are_valid_and_unique() -> None:
     assert not set("[]:*?/\\'") & set(first)
     assert first != second
     assert len(second) <= 31
+
+
+def test_a_field_the_model_was_not_calibrated_on_is_filled_unchecked() -> None:
+    """A letter of credit has no labelled examples yet: its score clears no gate, so its
+    value is filled like a doubtful one unless a person set it."""
+    values = {**LEASE, "letter_of_credit": "100000.00", "guarantor": "Brightwater Holdings LLC"}
+    lease = stored(values)
+    lease.fields["guarantor"]["confidence"] = 1.0  # type: ignore[index]  # a reviewer's
+    row = DocumentRow(doc_hash="c" * 64, doc_key=lease.source.doc_key, state="committed")
+    out = io.BytesIO()
+    measured = set(LEASE) - {"letter_of_credit", "guarantor"}
+    write_workbook([LeaseRecord(row, current_terms(lease, []))], out, 0.9, TODAY, measured)
+    out.seek(0)
+    ws = openpyxl.load_workbook(out)["Portfolio"]
+    header, first = rows(ws)[0], ws[2]
+    cell = {name: first[i] for i, name in enumerate(header)}
+    assert cell["Letter of credit"].value == 100000
+    assert cell["Letter of credit"].fill.fgColor.rgb == DOUBTFUL.fgColor.rgb  # 0.95, unmeasured
+    assert cell["Guarantor"].fill.fgColor.rgb != DOUBTFUL.fgColor.rgb  # set by a person
+    assert cell["Monthly base rent"].fill.fgColor.rgb != DOUBTFUL.fgColor.rgb
