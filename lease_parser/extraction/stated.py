@@ -332,6 +332,16 @@ def _the_other_rent(
     except InvalidOperation:
         return None
     for mention in money_in(flat, *span):
-        if abs(mention.amount - expected) <= _CENT:
+        if abs(mention.amount - expected) > _CENT:
+            continue
+        lead = flat.text[sentence_start(flat.text, mention.start, span[0]) : mention.start]
+        if not _TERM_TOTAL.search(lead):
             return mention.start, mention.end
     return None
+
+
+# "The total rent under this lease agreement is $96,000.00" (a one-year term): the sum over
+# the term, which equals 12 × monthly only by the term's length, not an annual rent.
+_TERM_TOTAL = re.compile(
+    r"(?i)\btotal\s+(?:base\s+)?(?:rent|rental|amount|sum)\b|\b(?:entire|whole)\s+term\b"
+)

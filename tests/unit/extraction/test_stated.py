@@ -267,3 +267,11 @@ def test_the_other_rent_written_in_the_lease_is_stated_but_not_read(
 def test_a_total_over_the_term_is_not_the_annual_rent() -> None:
     text = "RENT. The total rent under this lease agreement is $96,000.00 for the whole term. "
     assert "base_rent_annual" not in stated(HEAD + text + FILLER)
+    # A one-year term's total is 12 × the monthly rent read: still not an annual rent.
+    text = (
+        "The term is one year. RENT. A. The total rent under this lease agreement is "
+        "$96,000.00. B. Lessee shall pay the above amount in installments of $8,000.00 each "
+        "month. "
+    )
+    read = {"base_rent_monthly": RawField("base_rent_monthly", "8000.00")}
+    assert "base_rent_annual" not in stated(HEAD + text + FILLER, read=read)
