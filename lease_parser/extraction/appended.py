@@ -21,10 +21,11 @@ from lease_parser.extraction.sections import agreement_view, agreements, primary
 from lease_parser.model import DocumentKind
 from lease_parser.parsing.base import Document
 
-# Each appended amendment adds 3–10 KB to the extraction message (capped at 50 KB); a
-# file with more is a compilation and the rest are left to the person who reviews it
-# (a lease with appended amendments always goes to review).
-MAX_APPENDED = 4
+# Each appended amendment adds 3–10 KB to the extraction, which goes to normalization by
+# reference once it outgrows a message (pipeline/tasks.py), so every amendment is read; this
+# bounds the work a compilation of hundreds can cost (a lease with appended amendments always
+# goes to review, which says how many follow).
+MAX_APPENDED = 40
 
 
 @dataclass

@@ -10,6 +10,7 @@ retry.py what to do. Bodies never catch exceptions themselves.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from celery import Celery, Task
@@ -40,7 +41,7 @@ def extract_clauses(job: Job) -> None:
     if document.pages_needing_ocr:
         job.hand_on(RUN_OCR_FALLBACK)
     else:
-        job.hand_on(NORMALIZE_FINANCIALS, extraction=_extract(job, document))
+        job.hand_on(NORMALIZE_FINANCIALS, **_extract(job, document))
 
 
 def run_ocr_fallback(job: Job) -> None:
@@ -56,14 +57,28 @@ def run_ocr_fallback(job: Job) -> None:
         password = job.password()
         document = ocr_stage(parse_stage(data, settings, password), data, settings, password)
         objects.put(key, document.to_json().encode())
-    job.hand_on(NORMALIZE_FINANCIALS, extraction=_extract(job, document))
+    job.hand_on(NORMALIZE_FINANCIALS, **_extract(job, document))
 
 
 def _extract(job: Job, document: Document) -> dict[str, Any]:
-    return extract_stage(document, job.runtime.settings.confidence()).to_message()
+    """The extraction, in the message when it fits in half the cap (the rest is the job's
+    own keys), else stored under the content hash and handed on by reference: a lease
+    followed by many amendments is read whole, never cut to fit a message."""
+    extraction = extract_stage(document, job.runtime.settings.confidence()).to_message()
+    encoded = json.dumps(extraction, separators=(",", ":")).encode()
+    if len(encoded) <= job.runtime.settings.max_message_bytes // 2:
+        return {"extraction": extraction}
+    key = derived_key(job.doc_hash, "extraction.json")
+    job.runtime.objects.put(key, encoded)
+    return {"extraction_key": key}
 
 
-def normalize_financials(job: Job, extraction: dict[str, Any]) -> None:
+def normalize_financials(
+    job: Job, extraction: dict[str, Any] | None = None, extraction_key: str | None = None
+) -> None:
+    if extraction is None:
+        assert extraction_key is not None, "a normalization message carries one of the two"
+        extraction = json.loads(b"".join(job.runtime.objects.iter_chunks(extraction_key)))
     result = normalize_stage(
         Extraction.from_message(extraction),
         job.runtime.settings.confidence_gate,

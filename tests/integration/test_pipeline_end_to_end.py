@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import io
+
+from docx import Document as Docx
 
 from lease_parser.local import WorkerProcess
 from lease_parser.pipeline.submit import submit_document
 from tests.integration.conftest import SAMPLES, Pipeline
+from tests.unit.extraction.test_amendment import AMENDMENT, FILLER, LEASE
 
 
 def _submit_sample(pipeline: Pipeline, name: str, key: str | None = None) -> str:
@@ -46,6 +50,33 @@ def test_text_pdf_docx_and_scan_reach_a_final_state_with_their_values(
     assert row.fields["security_deposit"]["value"] == "8400.00"
     # The OCR text was stored under the content hash, not sent through Redis.
     assert pipeline.runtime.objects.exists(f"derived/{scan[:2]}/{scan}/ocr-document.json")
+
+
+def test_a_lease_followed_by_eight_amendments_is_read_whole_by_reference(
+    pipeline: Pipeline, worker: WorkerProcess
+) -> None:
+    # The extraction of a lease and eight amendments outgrows a message (~150 KB against
+    # the 50 KB cap): it reaches normalization by reference, and no amendment is dropped.
+    ordinals = "FIRST SECOND THIRD FOURTH FIFTH SIXTH SEVENTH EIGHTH".split()
+    docx = Docx()
+    docx.add_paragraph(LEASE)
+    for year, ordinal in enumerate(ordinals, start=2027):
+        docx.add_page_break()
+        amendment = AMENDMENT.replace("SECOND", ordinal).replace("2031", str(year))
+        docx.add_paragraph(amendment + FILLER)
+    buffer = io.BytesIO()
+    docx.save(buffer)
+    pipeline.put("incoming/lease-and-amendments.docx", buffer.getvalue())
+    doc_hash = submit_document(pipeline.app, "incoming/lease-and-amendments.docx").doc_hash
+    row = pipeline.wait_final(doc_hash)
+    assert row.state == "review"  # a lease with amendments in its file goes to a person
+    assert [a["title"] for a in row.amendments or []] == [
+        f"{ordinal} AMENDMENT TO LEASE" for ordinal in ordinals
+    ]
+    last = (row.amendments or [])[-1]["fields"]["expiration_date"]["value"]
+    assert last == "2034-03-31"
+    key = f"derived/{doc_hash[:2]}/{doc_hash}/extraction.json"
+    assert pipeline.runtime.objects.exists(key)
 
 
 def test_a_corrupt_upload_is_dead_with_its_reason_and_a_dead_letter(
