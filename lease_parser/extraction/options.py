@@ -96,6 +96,17 @@ _ZERO_LABEL = _near_option_words(
         r"|\bnumber\s+of\s+(?:renewal\s+|extension\s+)?options\s*[:.-]?\s*(?:0|zero|none)\b"
     )
 )
+# An amendment that takes the option away: "Tenant hereby waives its option to extend",
+# "the Renewal Option ... is hereby deleted", "Tenant shall have no further right to renew".
+_WAIVED = _near_option_words(
+    re.compile(
+        r"(?i)\bwaives?\s+(?:its|the|any|all|each)\s+(?:\w+\s+){0,3}?(?:rights?|options?)\s+"
+        r"(?:or\s+options?\s+)?to\s+(?:renew|extend)\b"
+        r"|\b(?:(?:renewal|extension)\s+options?|options?\s+to\s+(?:renew|extend))\b(?:[^.;]|\.(?=\d)){0,100}?"
+        r"\b(?:is|are)\s+hereby\s+(?:deleted|waived|terminated|rescinded|removed|void)\b"
+        r"|\bno\s+further\s+(?:rights?|options?)\s+(?:or\s+options?\s+)?to\s+(?:renew|extend)\b"
+    )
+)
 # "no option to renew this Lease beyond the last Renewal Term", "no right to extend except
 # as provided in Section 3", "may not be exercised if Tenant is in default": a limit or a
 # condition on options, not a denial of them.
@@ -185,6 +196,7 @@ def _zero_cues(text: str, span: tuple[int, int]) -> list[Cue]:
         (_ZERO, "no option granted", ZERO_WEIGHT),
         (_ZERO_LABEL, "options stated as none", ZERO_LABEL_WEIGHT),
         (_NOT_EXERCISABLE, "options not exercisable", NOT_EXERCISABLE_WEIGHT),
+        (_WAIVED, "option waived or deleted", ZERO_WEIGHT),
     ):
         for match in pattern.finditer(text, *span):
             if not _BEYOND.match(text[match.end() : match.end() + 60]):

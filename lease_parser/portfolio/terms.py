@@ -14,7 +14,9 @@ How the cases a portfolio team sees most are applied:
   with no schedule becomes a step from the day after the old expiration when the
   amendment extends the term, and replaces the rent otherwise;
 - **premises change**: a new total area replaces the old one; area added ("the remaining
-  32,635 square feet") is added to it (the sum cites both statements).
+  32,635 square feet") is added to it (the sum cites both statements);
+- **option waived**: an amendment that leaves no renewal option (waived, deleted) removes
+  the option's length and notice too.
 
 Amendments apply in the order of their own date (``lease_date``); one whose date was not
 read keeps its place in file order. A restated value (the same party or premises written
@@ -34,6 +36,8 @@ from lease_parser.fields import AMENDABLE
 from lease_parser.portfolio.links import same_premises
 from lease_parser.portfolio.schedule import dated_steps
 
+# What an option gives, gone with the option.
+OPTION_TERMS = ("renewal_term_months", "renewal_notice")
 # What an amendment states that changes the lease is each field's ``amendable`` (model.py):
 # its own date, the lease it amends, a commencement (an extension's start) and a length (of
 # the extension) change nothing; the area and the rent schedule are applied apart.
@@ -207,7 +211,19 @@ class _Applier:
                 self.set(name, entry, source)
         self._area(fields, source)
         self._rent(fields, source, old_expiration)
+        self._options_waived(source)
         self.current.applied.append(source)
+
+    def _options_waived(self, source: SourceDocument) -> None:
+        """An amendment that leaves no option (waived, deleted) takes the option's length
+        and notice with it: a critical-date calendar must not keep a window for it."""
+        count = self.current.terms.get("renewal_option_count")
+        if count is None or str(count.value) != "0" or count.source is not source:
+            return
+        for name in OPTION_TERMS:
+            old = self.current.terms.pop(name, None)
+            if old is not None:
+                self.current.changes.append(Change(name, old.value, None, source, count.provenance))
 
     def _area(self, fields: Mapping[str, Any], source: SourceDocument) -> None:
         total = fields.get("rentable_sqft") or {}

@@ -74,6 +74,10 @@ def test_options(sentence: str, count: str, term: str) -> None:
         "29. Renewal. Subtenant shall have no right to renew the Term.",
         "Item 18 Further term(s) None.",
         "c. NUMBER OF OPTIONS 0",
+        # An amendment taking the option away.
+        "2. Renewal. Tenant hereby waives its option to extend the Term under the Lease.",
+        "The Renewal Option set forth in Section 3.2 of the Lease is hereby deleted.",
+        "Tenant shall have no further right or option to renew or extend the Term.",
     ],
 )
 def test_no_option(sentence: str) -> None:

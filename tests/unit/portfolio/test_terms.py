@@ -101,3 +101,22 @@ def test_pending_amendments_are_listed_not_applied() -> None:
     terms = current_terms(stored(LEASE), [], [pending])
     assert terms.value("expiration_date") == "2030-07-31"
     assert terms.to_json()["amendments_pending"][0]["title"] == "Third Amendment"
+
+
+def test_an_option_waived_takes_its_length_and_notice_with_it() -> None:
+    lease = {
+        **LEASE,
+        "renewal_option_count": 1,
+        "renewal_term_months": 60,
+        "renewal_notice": {"least": {"count": 9, "unit": "months"}, "most": None},
+    }
+    waiver = {"lease_date": "2027-01-10", "renewal_option_count": 0}
+    terms = current_terms(stored(lease), [amendment(waiver, 1)])
+    assert terms.value("renewal_option_count") == 0
+    assert terms.value("renewal_term_months") is None
+    assert terms.value("renewal_notice") is None
+    changed = {c.field: (c.old, c.new) for c in terms.changes}
+    assert changed["renewal_term_months"] == (60, None)
+    # An amendment that restates nothing about the option leaves it as it was.
+    kept = current_terms(stored(lease), [amendment({"lease_date": "2027-01-10"}, 1)])
+    assert kept.value("renewal_term_months") == 60
