@@ -10,7 +10,9 @@ How the cases a portfolio team sees most are applied:
 
 - **extension**: the amendment's ``expiration_date`` replaces the lease's;
 - **rent change**: the amendment's rent schedule replaces the lease's from its first
-  dated step on (earlier steps are kept, the last one ending the day before); a new rent
+  dated step on (earlier steps are kept, the last one ending the day before; month-numbered
+  steps are dated from the start the amendment states, else from the day after the
+  expiration it extends); a new rent
   with no schedule becomes a step from the day after the old expiration when the
   amendment extends the term, and replaces the rent otherwise;
 - **premises change**: a new total area replaces the old one; area added ("the remaining
@@ -255,7 +257,7 @@ class _Applier:
         self, fields: Mapping[str, Any], source: SourceDocument, old_expiration: str | None
     ) -> None:
         schedule = fields.get("rent_schedule") or {}
-        steps = schedule.get("value") or []
+        steps = self._dated(schedule.get("value") or [], fields, old_expiration)
         if steps:
             self.set("rent_schedule", {**schedule, "value": self._merged(steps)}, source)
             return
@@ -273,6 +275,21 @@ class _Applier:
         }
         entry = {**fields["base_rent_monthly"], "value": self._merged([step])}
         self.set("rent_schedule", entry, source)
+
+    def _dated(
+        self, steps: list[dict[str, Any]], fields: Mapping[str, Any], old_expiration: str | None
+    ) -> list[dict[str, Any]]:
+        """An amendment's month-numbered steps ("Months 1-12" of the extension) dated from the
+        start it states (its commencement), else from the day after the expiration it
+        extends; left as they are when neither is known."""
+        if not steps or not isinstance(steps[0].get("start"), int):
+            return steps
+        start = (fields.get("commencement_date") or {}).get("value")
+        if start is None and old_expiration is not None:
+            extended = self.current.value("expiration_date") != old_expiration
+            if extended:
+                start = (dt.date.fromisoformat(old_expiration) + dt.timedelta(days=1)).isoformat()
+        return dated_steps(steps, dt.date.fromisoformat(start)) if start else steps
 
     def _merged(self, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lease's steps before the amendment's first dated step, then the amendment's."""

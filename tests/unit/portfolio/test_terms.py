@@ -120,3 +120,20 @@ def test_an_option_waived_takes_its_length_and_notice_with_it() -> None:
     # An amendment that restates nothing about the option leaves it as it was.
     kept = current_terms(stored(lease), [amendment({"lease_date": "2027-01-10"}, 1)])
     assert kept.value("renewal_term_months") == 60
+
+
+def test_an_extensions_month_numbered_schedule_is_dated_from_its_start() -> None:
+    months = [
+        {"start": 1, "end": 12, "monthly": "23000.00", "annual": None},
+        {"start": 13, "end": 60, "monthly": "23690.00", "annual": None},
+    ]
+    extension = {**EXTENSION, "rent_schedule": months}
+    steps = current_terms(stored(LEASE), [amendment(extension, 1)]).value("rent_schedule")
+    assert [(s["start"], s["end"], s["monthly"]) for s in steps][-2:] == [
+        ("2030-08-01", "2031-07-31", "23000.00"),
+        ("2031-08-01", "2035-07-31", "23690.00"),
+    ]
+    # No start stated: from the day after the expiration it extends.
+    unstated = {k: v for k, v in extension.items() if k != "commencement_date"}
+    steps = current_terms(stored(LEASE), [amendment(unstated, 1)]).value("rent_schedule")
+    assert steps[-2]["start"] == "2030-08-01"
