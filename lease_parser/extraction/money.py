@@ -103,6 +103,9 @@ class MoneyMention:
     figure_end: int = 0
 
 
+_CLOSE_PAREN = re.compile(r"\s*\)")
+
+
 def _spelled_near(text: str, start: int, end: int) -> tuple[str | None, int, int]:
     """Words for the figure at [start, end): before "(", or in "( ... )" after it."""
     lead = text[max(0, start - _WORDS_WINDOW) : start]
@@ -110,8 +113,8 @@ def _spelled_near(text: str, start: int, end: int) -> tuple[str | None, int, int
     if paren.endswith("("):
         match = _WORDS_BEFORE.search(paren)
         if match:
-            close = re.match(r"\s*\)", text[end:])
-            new_end = end + close.end() if close else end
+            close = _CLOSE_PAREN.match(text, end)
+            new_end = close.end() if close else end
             return match.group("words"), start - len(lead) + match.start(), new_end
     after = _WORDS_AFTER.match(text[end : end + _WORDS_WINDOW])
     if after:

@@ -325,10 +325,12 @@ def _role_of(marker: re.Match[str]) -> str:
 def _own_line(flat: FlatText, start: int, end: int) -> bool:
     """A role on a line of its own ("(Landlord)" above the name in a particulars table)
     labels what follows it: it is no marker after a name."""
-    after = len(flat.text[end:]) - len(flat.text[end:].lstrip(" :"))
-    return flat.starts_line(start) and (
-        flat.starts_line(end + after) or end + after >= len(flat.text)
-    )
+    spaces = _SPACES_COLONS.match(flat.text, end)
+    label_end = spaces.end() if spaces else end
+    return flat.starts_line(start) and (flat.starts_line(label_end) or label_end >= len(flat.text))
+
+
+_SPACES_COLONS = re.compile(r"[ :]*")
 
 
 def _with_co_parties(name: str, segment: str) -> tuple[str, int]:
@@ -466,7 +468,9 @@ def _particulars_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCu
     roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
     cues: list[RoleCue] = []
     own_line = re.compile(rf"(?i)\(?(?:the\s+)?(?P<role>{roles})\)?\s*")
-    for match in own_line.finditer(flat.text, main.start, main.end):
+    # A label starts its line: tried at each line's start, not at every character.
+    starts = sorted(i for i in flat.line_starts if main.start <= i < main.end)
+    for match in filter(None, (own_line.match(flat.text, i, main.end) for i in starts)):
         if not _labels_line(flat, match.start(), match.end()):
             continue
         name_at = match.end()
@@ -477,10 +481,8 @@ def _particulars_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCu
         hi = min(main.end, heading.end() + _PARTIES_HEADING_CHARS)
         stop = _PARTIES_HEADING_END.search(flat.text, heading.end(), hi)
         hi = stop.start() if stop else hi
-        listed = list(
-            re.finditer(rf"(?<![\w'/])(?P<role>{roles})\b\s+(?=[A-Z0-9])", flat.text[:hi])
-        )
-        listed = [m for m in listed if m.start() >= heading.end()]
+        role_word = re.compile(rf"(?<![\w'/])(?P<role>{roles})\b\s+(?=[A-Z0-9])")
+        listed = list(role_word.finditer(flat.text, heading.end(), hi))
         for index, role in enumerate(listed):
             end = listed[index + 1].start() if index + 1 < len(listed) else hi
             cue = _name_cue(flat, role.group("role"), role.end(), end, "summary")
