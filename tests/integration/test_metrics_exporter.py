@@ -22,7 +22,12 @@ from sqlalchemy import func, select
 
 from lease_parser.deadletter import DeadLetter, dead_letter_depth, record_dead_letter
 from lease_parser.local import free_port
-from lease_parser.metrics import ALL_QUEUES, PUBLISHED_AT_HEADER, UNACKED_KEY, priority_keys
+from lease_parser.pipeline.queues import (
+    ALL_QUEUES,
+    PUBLISHED_AT_HEADER,
+    UNACKED_KEY,
+    priority_keys,
+)
 from lease_parser.pipeline.routing import (
     EXTRACTION,
     NORMALIZATION,
@@ -193,7 +198,7 @@ def test_a_dead_broker_is_reported_not_fatal(pipeline: Pipeline, tmp_path: Path)
 def test_depth_counts_a_message_whatever_its_priority(
     pipeline: Pipeline, tmp_path: Path, priority: int | None
 ) -> None:
-    from lease_parser.metrics import read_queues
+    from lease_parser.pipeline.queues import read_queues
 
     pipeline.app.send_task(RUN_OCR_FALLBACK, kwargs=_message(1), priority=priority)
     states = read_queues(pipeline.redis_server.client())
