@@ -19,11 +19,11 @@ from celery import Celery
 
 from lease_parser.deadletter import get_dead_letter, record_dead_letter, remove_dead_letter
 from lease_parser.hashes import full_hash
+from lease_parser.objects import hash_object
 from lease_parser.pipeline.idempotency import clear_hash_lock
 from lease_parser.pipeline.publish import check_broker_capacity, publish
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
-from lease_parser.storage import hash_object
 from lease_parser.store import FINAL_STATES, HASH_MISMATCH, JOINED, DocumentState
 from lease_parser.translate import translated
 

@@ -17,12 +17,20 @@ import pytest
 from sqlalchemy import text
 
 from lease_parser.errors import ReviewRefused
-from lease_parser.export import read_leases_csv, read_schedule_csv, values_of, write_csv
-from lease_parser.migrations import INITIAL_REVISION, current_revisions, head_revisions
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState, Outcome, Store, create_store_engine
+from lease_parser.store import (
+    DocumentState,
+    Outcome,
+    ReviewQueue,
+    Store,
+    create_store_engine,
+    read_leases_csv,
+    read_schedule_csv,
+    values_of,
+    write_csv,
+)
+from lease_parser.store.migrations import INITIAL_REVISION, current_revisions, head_revisions
 from tests.store_helpers import add_document, claim_and_reject, fields_json, review_and_approve
-from tests.unit.test_store_migrations import (
+from tests.unit.store.test_migrations import (
     assert_initial_data_kept,
     fill_initial_schema,
     migrate,
