@@ -1,11 +1,12 @@
 """The canonical store: every table, every query, the schema's history. All SQL is here.
 
-Callers import from this package, never from its modules (the web's layering test holds
-it to that): ``database`` (the tables, ``Store`` and its state changes), ``export`` (rows as
-JSON and CSV), ``records`` (one
-document as the APIs read it), ``review`` (the review queue), ``revisions`` (corrections
-after the commit, the QA sample), ``amendment_links`` (amendment links as kept), ``portfolio`` (the
-workspace's portfolio search) and ``migrations/`` (Alembic).
+Callers import from this package, never from its modules (the layering test holds the web
+to that). Its modules: ``database`` (the tables, ``Store`` and its state changes),
+``export`` (rows as JSON and CSV), ``records`` (one document as the APIs read it),
+``review`` (the review queue), ``revisions`` (corrections after the commit, the QA
+sample), ``amendment_links`` (which lease an amendment amends, as kept), ``portfolio``
+(the workspace's portfolio search), ``webhooks`` (subscriptions and their deliveries) and
+``migrations/`` (Alembic).
 """
 
 from lease_parser.store.amendment_links import (
@@ -72,6 +73,13 @@ from lease_parser.store.records import (
 )
 from lease_parser.store.review import COMMITTABLE_AS, ReviewItem, ReviewQueue
 from lease_parser.store.revisions import Revisions, in_sample, sample_threshold
+from lease_parser.store.webhooks import (
+    add_webhook,
+    claim_due_webhooks,
+    list_webhooks,
+    record_webhook,
+    replay_webhooks,
+)
 
 __all__ = [
     "AMENDMENT_KIND",
@@ -102,9 +110,11 @@ __all__ = [
     "SubmissionRow",
     "SubmissionState",
     "WebhookRow",
+    "add_webhook",
     "after_finish",
     "api_document",
     "as_utc",
+    "claim_due_webhooks",
     "committed_abstraction",
     "content_hash",
     "create_store_engine",
@@ -120,9 +130,12 @@ __all__ = [
     "link_of",
     "linked_amendments",
     "links",
+    "list_webhooks",
     "read_leases_csv",
     "read_schedule_csv",
+    "record_webhook",
     "relink",
+    "replay_webhooks",
     "sample_threshold",
     "schedule_rows",
     "search_documents",
