@@ -5,8 +5,8 @@ to that). Its modules: ``database`` (the tables, ``Store`` and its state changes
 ``export`` (rows as JSON and CSV), ``records`` (one document as the APIs read it),
 ``review`` (the review queue), ``revisions`` (corrections after the commit, the QA
 sample), ``amendment_links`` (which lease an amendment amends, as kept), ``portfolio``
-(the workspace's portfolio search), ``webhooks`` (subscriptions and their deliveries) and
-``migrations/`` (Alembic).
+(the workspace's portfolio search), ``webhooks`` (subscriptions and their deliveries),
+``audit`` (what the measuring tools read back after a run) and ``migrations/`` (Alembic).
 """
 
 from lease_parser.store.amendment_links import (
@@ -19,6 +19,13 @@ from lease_parser.store.amendment_links import (
     linked_amendments,
     links,
     relink,
+)
+from lease_parser.store.audit import (
+    RunRecord,
+    final_entries,
+    last_finished_at,
+    pending_submissions,
+    run_record,
 )
 from lease_parser.store.database import (
     FINAL_STATES,
@@ -106,6 +113,7 @@ __all__ = [
     "ReviewItem",
     "ReviewQueue",
     "Revisions",
+    "RunRecord",
     "Store",
     "SubmissionRow",
     "SubmissionState",
@@ -123,19 +131,23 @@ __all__ = [
     "document_status",
     "entered_final_state",
     "event_json",
+    "final_entries",
     "find_document",
     "in_sample",
+    "last_finished_at",
     "lease_row",
     "link_by_reviewer",
     "link_of",
     "linked_amendments",
     "links",
     "list_webhooks",
+    "pending_submissions",
     "read_leases_csv",
     "read_schedule_csv",
     "record_webhook",
     "relink",
     "replay_webhooks",
+    "run_record",
     "sample_threshold",
     "schedule_rows",
     "search_documents",

@@ -94,9 +94,6 @@ SQL_ELSEWHERE = {
     # Catches SQLAlchemyError around its reads: an exporter started before any schema
     # exists reports lease_store_up 0 instead of failing the scrape.
     "lease_parser.metrics": "catches the store's errors at scrape time",
-    # Measuring tools that audit the store's rows after a run (lost or doubled documents).
-    "lease_parser.soak": "audits submissions and events after a soak",
-    "lease_parser.bench.cluster": "counts pending submissions while a benchmark drains",
 }
 
 
