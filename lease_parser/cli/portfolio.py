@@ -106,7 +106,7 @@ def dates(
     rent steps. Each date cites what it was computed from; "?" marks a date less probable
     than the confidence gate (check the lease)."""
     from lease_parser.portfolio.dates import critical_dates, within
-    from lease_parser.portfolio.records import lease_records
+    from lease_parser.store import lease_records
 
     settings = settings_from_env()
     gate = settings.confidence_gate

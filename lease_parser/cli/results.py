@@ -176,8 +176,7 @@ def _portfolio_record(
     store: Store, row: DocumentRow, record: dict[str, Any]
 ) -> CurrentTerms | None:
     """Add a lease's current terms, or an amendment's link, to ``record``."""
-    from lease_parser.portfolio.records import lease_record
-    from lease_parser.store import AMENDMENT_KIND, LEASE_KINDS, link_of
+    from lease_parser.store import AMENDMENT_KIND, LEASE_KINDS, lease_record, link_of
 
     if row.kind in LEASE_KINDS and row.fields:
         terms = lease_record(store, row).terms
@@ -264,8 +263,8 @@ def export(
 def _export_xlsx(
     out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
-    from lease_parser.portfolio.records import lease_records
     from lease_parser.portfolio.workbook import write_workbook  # openpyxl: only when asked
+    from lease_parser.store import lease_records
 
     if out is None:
         raise click.UsageError("--format xlsx writes a file: give --out FILE.xlsx")

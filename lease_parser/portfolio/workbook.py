@@ -38,8 +38,8 @@ from lease_parser.model import FIELD_NAMES
 from lease_parser.normalization import DATE_FIELDS, MONEY_FIELDS
 from lease_parser.portfolio.dates import CriticalDate, critical_dates
 from lease_parser.portfolio.display import as_date, as_decimal, display_value, shown
-from lease_parser.portfolio.records import LeaseRecord
 from lease_parser.portfolio.terms import CurrentTerms, Term
+from lease_parser.store import LeaseRecord
 
 DOUBTFUL = PatternFill("solid", fgColor="FFF2CC")
 HEADER = Font(bold=True)

@@ -3,8 +3,9 @@
 Callers import from this package, never from its modules (the layering test holds the web
 to that). Its modules: ``database`` (the tables, ``Store`` and its state changes),
 ``export`` (rows as JSON and CSV), ``records`` (one document as the APIs read it),
-``review`` (the review queue), ``revisions`` (corrections after the commit, the QA
-sample), ``amendment_links`` (which lease an amendment amends, as kept), ``portfolio``
+``leases`` (each lease with its current terms, for the portfolio's outputs), ``review``
+(the review queue), ``revisions`` (corrections after the commit, the QA sample),
+``amendment_links`` (which lease an amendment amends, as kept), ``portfolio``
 (the workspace's portfolio search), ``webhooks`` (subscriptions and their deliveries),
 ``audit`` (what the measuring tools read back after a run) and ``migrations/`` (Alembic).
 """
@@ -63,6 +64,13 @@ from lease_parser.store.export import (
     write_csv,
     write_jsonl,
 )
+from lease_parser.store.leases import (
+    LeaseRecord,
+    lease_record,
+    lease_records,
+    source_of,
+    terms_of,
+)
 from lease_parser.store.portfolio import (
     FILTER_FIELDS,
     SORT_KEYS,
@@ -105,6 +113,7 @@ __all__ = [
     "DocumentState",
     "DocumentStatus",
     "EventRow",
+    "LeaseRecord",
     "LinkState",
     "LinkView",
     "Outcome",
@@ -135,6 +144,8 @@ __all__ = [
     "find_document",
     "in_sample",
     "last_finished_at",
+    "lease_record",
+    "lease_records",
     "lease_row",
     "link_by_reviewer",
     "link_of",
@@ -151,8 +162,10 @@ __all__ = [
     "sample_threshold",
     "schedule_rows",
     "search_documents",
+    "source_of",
     "sources_of",
     "stands_for_content",
+    "terms_of",
     "utcnow",
     "values_of",
     "write_csv",

@@ -19,7 +19,6 @@ from fastapi.responses import HTMLResponse
 
 from lease_parser.fields import LABELS
 from lease_parser.portfolio.dates import critical_dates
-from lease_parser.portfolio.records import lease_record
 from lease_parser.schedule_checks import add_months
 from lease_parser.store import (
     LEASE_KINDS,
@@ -30,6 +29,7 @@ from lease_parser.store import (
     Store,
     as_utc,
     find_document,
+    lease_record,
     link_of,
     search_documents,
 )

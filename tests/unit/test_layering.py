@@ -13,8 +13,8 @@ tested) on bytes alone, in-process (``abstract``, ``eval``) as in a worker. It i
 - the checks on a person's values: ``corrections``, ``decisions``, ``schedule_checks``,
   ``comparison``;
 - the measurement and the derived views: ``evaluation/``, ``viewer/``, and the pure part
-  of ``portfolio/`` (terms, dates, links, display, schedule, calendar). ``portfolio/records``
-  reads the store and ``portfolio/workbook`` writes from those records: not core.
+  of ``portfolio/`` (terms, dates, links, display, schedule, calendar). ``portfolio/workbook``
+  writes from the store's lease records (store/leases.py): not core.
 
 The rules:
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lease_parser.portfolio.terms import CurrentTerms, SourceDocument, Stored, current_terms
-from lease_parser.store import LEASE_KINDS, DocumentRow, DocumentState, Store, linked_amendments
+from lease_parser.store.amendment_links import LEASE_KINDS, linked_amendments
+from lease_parser.store.database import DocumentRow, DocumentState, Store
 
 
 @dataclass
