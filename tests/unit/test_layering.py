@@ -12,9 +12,9 @@ tested) on bytes alone, in-process (``abstract``, ``eval``) as in a worker. It i
   imports them);
 - the checks on a person's values: ``corrections``, ``decisions``, ``schedule_checks``,
   ``comparison``;
-- the measurement and the derived views: ``evaluation/``, ``viewer/``, and the pure part
-  of ``portfolio/`` (terms, dates, links, display, schedule, calendar). ``portfolio/workbook``
-  writes from the store's lease records (store/leases.py): not core.
+- the measurement and the derived views: ``evaluation/``, ``viewer/`` and ``portfolio/``
+  (the leases with their current terms are read from the store by store/leases.py; the
+  workbook only names their type).
 
 The rules:
 
@@ -81,12 +81,7 @@ CORE = (
     "lease_parser.comparison",
     "lease_parser.evaluation",
     "lease_parser.viewer",
-    "lease_parser.portfolio.terms",
-    "lease_parser.portfolio.dates",
-    "lease_parser.portfolio.links",
-    "lease_parser.portfolio.display",
-    "lease_parser.portfolio.schedule",
-    "lease_parser.portfolio.calendar",
+    "lease_parser.portfolio",
 )
 
 #: Modules outside store/ that import SQLAlchemy, each with the reason it must.
