@@ -31,6 +31,8 @@ The rules:
    closed a cycle cli → bench → cli).
 5. No import circles, lazy imports in functions included (``CIRCLES`` lists the one left
    and why).
+6. Celery-aware code is under ``pipeline/``: Celery, kombu and billiard are imported
+   nowhere else but by the tools ``CELERY_ELSEWHERE`` lists, each with its reason.
 """
 
 from __future__ import annotations
@@ -93,6 +95,14 @@ SQL_ELSEWHERE = {
     "lease_parser.metrics": "catches the store's errors at scrape time",
 }
 
+
+CELERY = frozenset({"celery", "kombu", "billiard"})
+#: Modules outside pipeline/ that import Celery, kombu or billiard, and why.
+CELERY_ELSEWHERE = {
+    "lease_parser.bench": "the benchmark drives real workers and times them by Celery signals",
+    "lease_parser.local": "it starts local workers and waits for their control ping",
+    "lease_parser.cli.ops": "healthcheck --worker pings one worker through a bare app",
+}
 
 #: Modules that import each other, each circle with the reason it stays.
 CIRCLES = {
@@ -282,3 +292,14 @@ def circles() -> set[frozenset[str]]:
 
 def test_no_import_circles_but_the_listed_one() -> None:
     assert circles() == set(CIRCLES)
+
+
+def test_celery_is_imported_only_under_the_pipeline_and_by_the_listed_tools() -> None:
+    outside = {
+        m
+        for m in modules()
+        if top_levels(m) & CELERY and not under(m, "lease_parser.pipeline", *CELERY_ELSEWHERE)
+    }
+    assert outside == set()
+    for allowed in CELERY_ELSEWHERE:  # each exception is still needed
+        assert any(top_levels(m) & CELERY for m in members(allowed)), allowed
