@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
     from lease_parser.model import LeaseAbstraction
     from lease_parser.pipeline.submit import SubmitReceipt
-    from lease_parser.records import DocumentStatus
-    from lease_parser.store import Store
+    from lease_parser.store import DocumentStatus, Store
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "abstraction", "status", "submit"]
@@ -58,7 +57,7 @@ def status(doc_hash: str) -> DocumentStatus:
     Raises ``DocumentNotFound`` for a hash the store has never seen, ``InvalidHash`` for
     one that is not a SHA-256 hex digest.
     """
-    from lease_parser.records import document_status
+    from lease_parser.store import document_status
 
     return document_status(_default_store(), doc_hash)
 
@@ -66,6 +65,6 @@ def status(doc_hash: str) -> DocumentStatus:
 def abstraction(doc_hash: str) -> LeaseAbstraction | None:
     """The committed abstraction (typed values, each with confidence and provenance), or
     None while the document is not committed. Raises like ``status``."""
-    from lease_parser.records import committed_abstraction
+    from lease_parser.store import committed_abstraction
 
     return committed_abstraction(_default_store(), doc_hash)

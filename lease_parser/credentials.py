@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lease_parser.errors import ConfigurationError
+from lease_parser.objects import ObjectStore, get_json, put_json
 from lease_parser.settings import Settings, credential_keys
-from lease_parser.storage import ObjectStore, get_json, put_json
 
 if TYPE_CHECKING:
     from cryptography.fernet import MultiFernet

@@ -4,8 +4,8 @@ Redis has no dead-letter exchange, and ``reject(requeue=False)`` deletes the mes
 dead document is recorded explicitly, twice: in Redis (payload, reason, attempts,
 traceback, a one-line diagnosis; persisted by AOF with the queues) and as state ``dead``
 in the canonical store, which survives even the loss of Redis. Replay is manual only
-(``lease-parser dead requeue``): an automatic replay of a poison message is just a
-slower infinite loop.
+(``lease-parser dead requeue``; ``requeue_dead_document`` in pipeline/submit.py): an
+automatic replay of a poison message is just a slower infinite loop.
 """
 
 from __future__ import annotations
@@ -13,17 +13,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis
 from lease_parser.errors import Reason
 from lease_parser.redaction import redact
-from lease_parser.store import DocumentState, Store
-
-if TYPE_CHECKING:
-    from celery import Celery
-
-    from lease_parser.pipeline.submit import SubmitReceipt
+from lease_parser.store import Store
 
 DEAD_INDEX = "lease:dead"
 DEAD_PREFIX = "lease:dead:"
@@ -182,25 +177,6 @@ def remove_dead_letter(r: redis.Redis, doc_hash: str) -> None:
         pipe.delete(DEAD_PREFIX + doc_hash)
         pipe.zrem(DEAD_INDEX, doc_hash)
         pipe.execute()
-
-
-def requeue_dead_document(app: Celery, doc_hash: str, actor: str) -> SubmitReceipt | None:
-    """Send a dead document through the pipeline again (None if it is not dead).
-
-    Its letter leaves triage once the message is queued — the letter read *before* the
-    requeue, by compare-and-set: the requeued document may fail again at once, and the
-    letter its new delivery writes must stay (a plain delete after the publish removed it).
-    If the publish fails nothing changes, letter included.
-    """
-    from lease_parser.pipeline.runtime import runtime_for
-    from lease_parser.pipeline.submit import requeue_document
-
-    r = runtime_for(app.lease_settings).redis
-    before = get_dead_letter(r, doc_hash)
-    receipt = requeue_document(app, doc_hash, actor, (DocumentState.DEAD,))
-    if receipt is not None and before is not None:
-        withdraw_dead_letter(r, before)
-    return receipt
 
 
 def discard_dead_letter(

@@ -5,22 +5,20 @@ Two kinds of process serve them:
 - **The exporter** (``lease-parser metrics --port P``, ``serve_exporter``): at every scrape
   ``BrokerCollector`` reads Redis and the store. Queue depths drive the autoscalers, so
   each queue of the routing table is reported even when no worker runs and its Redis key
-  does not exist (0), and a depth sums kombu's priority sub-lists (``q``, ``q\\x06\\x163``,
-  ``q\\x06\\x166``, ``q\\x06\\x169``): a message published with a priority sits in another list.
-- **Workers**: Celery signals, connected when this module is imported (pipeline/job.py
-  imports it, so every process that creates the app has them), count tasks, retries,
-  routes and confidences. Prefork children each write prometheus-client's multiprocess
-  files in ``PROMETHEUS_MULTIPROC_DIR``; the worker's main process serves them aggregated
-  on ``LEASE_WORKER_METRICS_PORT`` (prefork_metrics.py).
+  does not exist (0); how a depth and a message's age are read from kombu's lists is
+  pipeline/queues.py.
+- **Workers**: the metrics are defined here and counted by Celery signal handlers
+  (pipeline/signals.py, connected when the app is made) and by the job's hooks
+  (``record_outcome``, ``record_duplicate``): tasks, retries, routes and confidences.
+  Prefork children each write prometheus-client's multiprocess files in
+  ``PROMETHEUS_MULTIPROC_DIR``; the worker's main process serves them aggregated on
+  ``LEASE_WORKER_METRICS_PORT`` (prefork_metrics.py).
 
-Celery messages carry no enqueue time on Redis, so every publish is stamped with a header
-(``before_task_publish``) and the exporter reads the message the consumer takes next:
-kombu LPUSHes at the head and BRPOPs from the tail, so that is ``LINDEX key -1``.
+Nothing here imports Celery: the exporter and the CLI load it without the worker's framework.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -29,9 +27,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from celery import Task, signals
-from kombu.transport.redis import PRIORITY_STEPS
-from kombu.transport.redis import Channel as RedisChannel
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
@@ -39,22 +34,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import redis
 from lease_parser.deadletter import dead_letter_depth
-from lease_parser.errors import ConfigurationError, LeaseParserError
+from lease_parser.errors import LeaseParserError
 from lease_parser.model import AbstractionResult
-from lease_parser.pipeline.retry import translate
-from lease_parser.pipeline.routing import QUEUES, ROUTES, UNROUTED
+from lease_parser.pipeline.queues import UNACKED_KEY, read_queues
 from lease_parser.settings import Settings
 from lease_parser.store import DocumentState, Store
+from lease_parser.translate import translate
 
 log = logging.getLogger(__name__)
-
-#: Every queue a message can sit in, consumed or not.
-ALL_QUEUES: tuple[str, ...] = (*QUEUES, UNROUTED)
-#: Header stamped on every published task message: epoch seconds at publish.
-PUBLISHED_AT_HEADER = "lease_published_at"
-#: kombu's Redis keys (kombu/transport/redis.py: Channel.sep, Channel.unacked_key).
-PRIORITY_SEP: str = RedisChannel.sep
-UNACKED_KEY: str = RedisChannel.unacked_key
 
 EXPORTER_METRICS: dict[str, str] = {
     "lease_queue_depth": "Messages waiting in a queue, all priority sub-lists summed.",
@@ -100,48 +87,6 @@ CONFIDENCE_BUCKETS = (0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97,
 
 
 # -- the exporter: broker and store, read at scrape time --------------------------------
-
-
-def priority_keys(queue: str, steps: Sequence[int] = PRIORITY_STEPS) -> list[str]:
-    """The Redis lists kombu keeps for ``queue``: the bare name for step 0, then suffixed."""
-    return [f"{queue}{PRIORITY_SEP}{step}" if step else queue for step in steps]
-
-
-def published_at(raw: bytes | str | None) -> float | None:
-    """The publish stamp of a raw kombu message, or None (absent, or not a task message)."""
-    if raw is None:
-        return None
-    try:
-        return float(json.loads(raw)["headers"][PUBLISHED_AT_HEADER])
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-@dataclass(frozen=True)
-class QueueState:
-    depth: int
-    #: Oldest publish stamp among the messages each priority list hands out next.
-    oldest_published_at: float | None
-
-
-def read_queues(r: redis.Redis, queues: Sequence[str] = ALL_QUEUES) -> dict[str, QueueState]:
-    """Depth and next-message stamp of each queue, in one MULTI (a consistent snapshot)."""
-    pipe = r.pipeline(transaction=True)
-    for queue in queues:
-        for key in priority_keys(queue):
-            pipe.llen(key)
-            pipe.lindex(key, -1)
-    replies = iter(pipe.execute())
-    states = {}
-    for queue in queues:
-        depth, stamps = 0, []
-        for _key in priority_keys(queue):
-            depth += int(next(replies))
-            stamp = published_at(next(replies))
-            if stamp is not None:
-                stamps.append(stamp)
-        states[queue] = QueueState(depth, min(stamps, default=None))
-    return states
 
 
 def _gauge(name: str, labels: Sequence[str] = ()) -> GaugeMetricFamily:
@@ -229,7 +174,7 @@ def serve_exporter(settings: Settings, port: int, address: str) -> Any:
     return server
 
 
-# -- the workers: counted through Celery signals ----------------------------------------
+# -- the workers: counted by pipeline/signals.py and the job's hooks -------------------
 
 
 @dataclass(frozen=True)
@@ -309,60 +254,3 @@ def retry_reason(exc: BaseException | None) -> str:
     if not isinstance(exc, LeaseParserError):
         return "other"
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
-
-
-_started: dict[str, float] = {}
-
-
-def _stamp_published_at(headers: dict[str, Any] | None = None, **_: Any) -> None:
-    # Overwritten, not kept, on a retry: the age is that of *this* message in its queue.
-    if headers is not None:
-        headers[PUBLISHED_AT_HEADER] = time.time()
-
-
-def _on_prerun(task_id: str, task: Task, **_: Any) -> None:
-    if task.name in ROUTES:
-        _started[task_id] = time.monotonic()
-        worker_metrics().in_progress.labels(task=task.name).inc()
-
-
-def _on_postrun(task_id: str, task: Task, **_: Any) -> None:
-    if task.name not in ROUTES:
-        return
-    metrics = worker_metrics()
-    started = _started.pop(task_id, None)
-    if started is not None:
-        metrics.task_duration.labels(task=task.name).observe(time.monotonic() - started)
-    # Last, so that a scrape seeing nothing in progress sees every finished task's duration.
-    metrics.in_progress.labels(task=task.name).dec()
-
-
-def _on_retry(sender: Task, reason: Any = None, **_: Any) -> None:
-    if sender.name in ROUTES:
-        exc = getattr(reason, "exc", None)
-        worker_metrics().task_retries.labels(task=sender.name, reason=retry_reason(exc)).inc()
-
-
-def _on_worker_init(sender: Any = None, **_: Any) -> None:
-    settings: Settings | None = getattr(getattr(sender, "app", None), "lease_settings", None)
-    if settings is None or settings.worker_metrics_port is None:
-        return
-    from lease_parser.prefork_metrics import serve_worker_metrics
-
-    try:
-        serve_worker_metrics(settings.worker_metrics_port)
-    except (ConfigurationError, OSError) as exc:
-        # A signal handler cannot stop the worker; say it loudly (the scrape target goes down).
-        log.critical("worker metrics not served: %s", exc)
-
-
-def connect_signals() -> None:
-    """Connect the handlers above; runs at import. Celery keeps one connection per receiver."""
-    signals.before_task_publish.connect(_stamp_published_at)
-    signals.task_prerun.connect(_on_prerun)
-    signals.task_postrun.connect(_on_postrun)
-    signals.task_retry.connect(_on_retry)
-    signals.worker_init.connect(_on_worker_init)
-
-
-connect_signals()

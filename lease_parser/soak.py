@@ -18,21 +18,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
-
 import redis
 from lease_parser.bench.corpus import DocKind, PageRanges, generate_corpus
 from lease_parser.local import Inspector, LocalCluster
 from lease_parser.pipeline.idempotency import DELIVERY_PREFIX
 from lease_parser.pipeline.routing import EXTRACTION, NORMALIZATION, OCR
 from lease_parser.store import (
-    DocumentRow,
     DocumentState,
-    EventRow,
     Store,
-    SubmissionRow,
     SubmissionState,
-    entered_final_state,
+    pending_submissions,
+    run_record,
 )
 
 # Small documents: the soak is about delivery under kills, not about parsing speed.
@@ -137,34 +133,18 @@ class ChildKiller(threading.Thread):
 
 def audit(store: Store, submission_ids: list[str], report: SoakReport) -> SoakReport:
     """Fill ``report`` from the store: outcomes, losses, and documents finished twice."""
-    with store.session() as s:
-        subs = dict(
-            s.execute(
-                select(SubmissionRow.id, SubmissionRow.state).where(
-                    SubmissionRow.id.in_(submission_ids)
-                )
-            ).all()
-        )
-        hashes = select(SubmissionRow.doc_hash).where(SubmissionRow.id.in_(submission_ids))
-        docs = s.execute(
-            select(DocumentRow.state, DocumentRow.reason).where(DocumentRow.doc_hash.in_(hashes))
-        ).all()
-        events = s.execute(
-            select(EventRow.doc_hash, EventRow.state, func.count())
-            .where(EventRow.doc_hash.in_(hashes), entered_final_state())
-            .group_by(EventRow.doc_hash, EventRow.state)
-        ).all()
-        finals: dict[str, int] = {}
-        for doc_hash, state, n in events:
-            finals[doc_hash] = finals.get(doc_hash, 0) + int(n)
-            report.committed_twice += int(state == DocumentState.COMMITTED and n > 1)
-        for state, reason in docs:
-            if state == DocumentState.PENDING:
-                continue  # its submission is still pending: counted as lost below
-            setattr(report, str(state), getattr(report, str(state)) + 1)
-            if state == DocumentState.DEAD:
-                report.dead_reasons[str(reason)] = report.dead_reasons.get(str(reason), 0) + 1
-    states = [subs.get(i) for i in submission_ids]
+    record = run_record(store, submission_ids)
+    finals: dict[str, int] = {}
+    for doc_hash, state, n in record.final_entries:
+        finals[doc_hash] = finals.get(doc_hash, 0) + n
+        report.committed_twice += int(state == DocumentState.COMMITTED and n > 1)
+    for state, reason in record.documents:
+        if state == DocumentState.PENDING:
+            continue  # its submission is still pending: counted as lost below
+        setattr(report, str(state), getattr(report, str(state)) + 1)
+        if state == DocumentState.DEAD:
+            report.dead_reasons[str(reason)] = report.dead_reasons.get(str(reason), 0) + 1
+    states = [record.submissions.get(i) for i in submission_ids]
     report.duplicate = states.count(SubmissionState.DUPLICATE)
     # Lost: a submission never recorded, or still unresolved after the wait.
     report.lost = sum(1 for st in states if st in (None, SubmissionState.PENDING))
@@ -234,12 +214,7 @@ def _wait_done(
 ) -> None:
     last = -1
     while time.monotonic() < deadline:
-        with store.session() as s:
-            pending = s.scalar(
-                select(func.count()).where(
-                    SubmissionRow.id.in_(ids), SubmissionRow.state == SubmissionState.PENDING
-                )
-            )
+        pending = pending_submissions(store, ids)
         if not pending:
             return
         if pending != last:

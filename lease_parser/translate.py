@@ -1,6 +1,6 @@
 """Library exceptions → the error taxonomy, in one table (the way httpx maps transport errors).
 
-Adapters translate what they call (storage.py: botocore and the file system; store.py:
+Adapters translate what they call (objects/: botocore and the file system; store/:
 SQLAlchemy; parsing: pdfium, zip, XML). What can still escape an adapter is the broker:
 redis-py errors from hash locks, delivery counts and dead letters, and kombu's
 ``OperationalError`` around a publish. Two boundaries meet them — the tasks' failure path

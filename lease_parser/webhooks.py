@@ -2,9 +2,9 @@
 
 A submission through the API may carry ``callback_url`` (and ``LEASE_WEBHOOK_URL``, when
 set, subscribes every API submission). The subscription is a row in the store's
-``webhooks`` table. ``lease-parser serve`` runs one ``WebhookDispatcher`` thread that
-polls for rows whose document has entered a final state (committed, review, dead) since
-they last reported one, and POSTs::
+``webhooks`` table (its SQL is store/webhooks.py). ``lease-parser serve`` runs one
+``WebhookDispatcher`` thread that polls for rows whose document has entered a final state
+(committed, review, dead) since they last reported one, and POSTs::
 
     {"event": "document.final", "webhook_id": 7, "doc_hash": "…", "doc_key": "…",
      "state": "committed", "reason": null, "state_changed_at": "…", "document_url": "…"}
@@ -37,12 +37,19 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from sqlalchemy import and_, or_, select, update
-
 from lease_parser.errors import CallbackRefused, LeaseParserError
 from lease_parser.redaction import redact
 from lease_parser.settings import Settings
-from lease_parser.store import FINAL_STATES, DocumentRow, Store, WebhookRow, as_utc, utcnow
+from lease_parser.store import (
+    DocumentRow,
+    Store,
+    WebhookRow,
+    add_webhook,
+    as_utc,
+    claim_due_webhooks,
+    record_webhook,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -99,27 +106,7 @@ def subscribe(
     if not url:
         return None
     check_callback_url(settings, url)
-    with store.session() as s:
-        row = WebhookRow(
-            doc_hash=doc_hash, url=url, document_url=document_url, actor=actor, attempts=0
-        )
-        s.add(row)
-        s.flush()
-        return int(row.id)
-
-
-def _due(now: dt.datetime) -> Any:
-    return and_(
-        WebhookRow.doc_hash == DocumentRow.doc_hash,
-        DocumentRow.state.in_(FINAL_STATES),
-        WebhookRow.failed_at.is_(None),
-        or_(
-            WebhookRow.notified_state_at.is_(None),
-            DocumentRow.state_changed_at > WebhookRow.notified_state_at,
-        ),
-        or_(WebhookRow.next_attempt_at.is_(None), WebhookRow.next_attempt_at <= now),
-        or_(WebhookRow.claimed_until.is_(None), WebhookRow.claimed_until < now),
-    )
+    return add_webhook(store, doc_hash, url, document_url, actor)
 
 
 @dataclass(frozen=True)
@@ -148,21 +135,8 @@ class WebhookDispatcher:
         """Due notifications, each held for this dispatcher (a conditional UPDATE: two
         servers polling at once never both send one)."""
         hold = now + dt.timedelta(seconds=self.settings.webhook_timeout + 30)
-        claimed = []
-        with self.store.session() as s:
-            rows = s.execute(select(WebhookRow, DocumentRow).where(_due(now)).limit(BATCH)).all()
-            for hook, doc in rows:
-                taken = s.execute(
-                    update(WebhookRow)
-                    .where(
-                        WebhookRow.id == hook.id,
-                        or_(WebhookRow.claimed_until.is_(None), WebhookRow.claimed_until < now),
-                    )
-                    .values(claimed_until=hold)
-                )
-                if taken.rowcount:  # type: ignore[attr-defined]
-                    claimed.append(_notification(hook, doc))
-        return claimed
+        taken = claim_due_webhooks(self.store, now, hold, BATCH)
+        return [_notification(hook, doc) for hook, doc in taken]
 
     def deliver(self, notification: Notification) -> bool:
         """POST one notification and record the outcome; True when it was delivered."""
@@ -209,8 +183,7 @@ class WebhookDispatcher:
                 log.warning("webhook %s to %s failed for good: %s", n.webhook_id, n.url, error)
             else:
                 values["next_attempt_at"] = now + dt.timedelta(seconds=self.backoff(attempts))
-        with self.store.session() as s:
-            s.execute(update(WebhookRow).where(WebhookRow.id == n.webhook_id).values(**values))
+        record_webhook(self.store, n.webhook_id, values)
 
     def backoff(self, attempts: int) -> float:
         """Seconds before attempt ``attempts + 1``: doubling from the base, capped, plus up
@@ -255,34 +228,3 @@ def _notification(hook: WebhookRow, doc: DocumentRow) -> Notification:
         "document_url": hook.document_url,
     }
     return Notification(hook.id, hook.url, payload, changed, hook.attempts)
-
-
-def list_webhooks(store: Store, failed_only: bool = False, limit: int = 100) -> list[WebhookRow]:
-    """Subscriptions, newest first (only those given up on, with ``failed_only``)."""
-    query = select(WebhookRow).order_by(WebhookRow.id.desc()).limit(limit)
-    if failed_only:
-        query = query.where(WebhookRow.failed_at.is_not(None))
-    with store.session() as s:
-        return list(s.scalars(query))
-
-
-def replay(store: Store, ids: list[int] | None = None, failed: bool = False) -> list[int]:
-    """Send these webhooks (or every failed one) again: their last notification is
-    forgotten, so the dispatcher delivers the document's current state anew."""
-    condition = WebhookRow.id.in_(ids or []) if ids else WebhookRow.failed_at.is_not(None)
-    if not ids and not failed:
-        return []
-    with store.session() as s:
-        chosen = list(s.scalars(select(WebhookRow.id).where(condition)))
-        s.execute(
-            update(WebhookRow)
-            .where(WebhookRow.id.in_(chosen))
-            .values(
-                failed_at=None,
-                attempts=0,
-                next_attempt_at=None,
-                claimed_until=None,
-                notified_state_at=None,
-            )
-        )
-    return [int(i) for i in chosen]

@@ -20,9 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lease_parser.export import write_csv, write_jsonl
-from lease_parser.review import ReviewQueue
-from lease_parser.store import Store
+from lease_parser.store import ReviewQueue, Store, write_csv, write_jsonl
 from tests.store_helpers import add_document
 
 

@@ -43,8 +43,8 @@ from lease_parser.abstract import extract_stage, normalize_stage, ocr_stage, par
 from lease_parser.bench.corpus import generate_corpus
 from lease_parser.local import RedisServer, WebServer
 from lease_parser.model import result_json
+from lease_parser.objects import derived_key
 from lease_parser.settings import Settings
-from lease_parser.storage import derived_key
 from lease_parser.viewer import ImageView, Span, open_view
 
 ROOT = Path(__file__).resolve().parents[1]

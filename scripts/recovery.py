@@ -34,8 +34,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from sqlalchemy import func, select
-
 from lease_parser.bench.corpus import DocKind, generate_corpus
 from lease_parser.local import Inspector, RedisServer, WorkerProcess, wait_for
 from lease_parser.pipeline.app import create_app
@@ -44,7 +42,7 @@ from lease_parser.pipeline.routing import NORMALIZATION, RUN_OCR_FALLBACK
 from lease_parser.pipeline.runtime import runtime_for
 from lease_parser.pipeline.submit import submit_document
 from lease_parser.settings import load_settings
-from lease_parser.store import FINAL_STATES, EventRow, entered_final_state
+from lease_parser.store import FINAL_STATES, final_entries
 
 CASES = ("worker", "main", "child")
 
@@ -93,13 +91,7 @@ def trial(case: str, env: dict[str, str], data: bytes, n: int) -> tuple[float, f
 
         wait_for(final, 600, "the final state", interval=0.2)
         done = time.monotonic() - killed
-        with runtime.store.session() as s:
-            events = s.scalar(
-                select(func.count())
-                .select_from(EventRow)
-                .where(EventRow.doc_hash == receipt.doc_hash, entered_final_state())
-            )
-        return again, done, int(events or 0)
+        return again, done, final_entries(runtime.store, receipt.doc_hash)
     finally:
         victim.stop()
         successor.stop()

@@ -21,8 +21,7 @@ from lease_parser.model import (
     abstraction_fields_json,
 )
 from lease_parser.normalization import typed_value
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentRow, DocumentState, Outcome, Store
+from lease_parser.store import DocumentRow, DocumentState, Outcome, ReviewQueue, Store
 
 VALID_VALUES: dict[str, Any] = {
     "landlord": "Harbor Point Owner LLC",

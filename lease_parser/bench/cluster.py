@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 from celery import Celery
-from sqlalchemy import func, select
 
 from lease_parser.bench.corpus import CorpusDoc
 from lease_parser.bench.phase import (
@@ -40,20 +39,17 @@ from lease_parser.bench.stats import stages_by_document
 from lease_parser.bench.worker import probed_worker
 from lease_parser.local import LocalCluster
 from lease_parser.pipeline.routing import QUEUES
-from lease_parser.store import DocumentRow, Store, SubmissionRow, SubmissionState
+from lease_parser.store import Store, last_finished_at, pending_submissions
 
 POLL_S = 0.5  # only the tail wait depends on it: the end time is the store's
 
 
 def _pending(store: Store) -> int:
-    with store.session() as s:
-        query = select(func.count()).where(SubmissionRow.state == SubmissionState.PENDING)
-        return int(s.scalar(query) or 0)
+    return pending_submissions(store)
 
 
 def _last_finished(store: Store) -> float:
-    with store.session() as s:
-        last = s.scalar(select(func.max(DocumentRow.finished_at)))
+    last = last_finished_at(store)
     if last is None:
         return float("nan")
     if last.tzinfo is None:  # SQLite drops the zone; the store writes UTC

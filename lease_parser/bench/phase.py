@@ -17,8 +17,8 @@ from typing import Any
 
 from lease_parser.bench.corpus import CorpusDoc, DocKind
 from lease_parser.bench.stats import TaskSpan
+from lease_parser.objects import ObjectStore
 from lease_parser.settings import Settings, load_settings
-from lease_parser.storage import ObjectStore
 
 Say = Callable[[str], None]
 

@@ -128,8 +128,8 @@ def requeue(doc_hashes: tuple[str, ...], as_json: bool) -> None:
     If the broker is down or full nothing changes (exit 6 or 4): run it again later.
     Exits 5 if any hash is not a dead document (the others are still requeued).
     """
-    from lease_parser.deadletter import requeue_dead_document
     from lease_parser.pipeline.app import create_app
+    from lease_parser.pipeline.submit import requeue_dead_document
 
     app = create_app(broker_settings())
     store = open_store(app.lease_settings)

@@ -155,8 +155,8 @@ def consumption_problem(settings: Settings, worker: str, stall_after: float) -> 
     """
     import time
 
-    from lease_parser.metrics import read_queues
     from lease_parser.pipeline.heartbeat import read_node
+    from lease_parser.pipeline.queues import read_queues
     from lease_parser.pipeline.runtime import runtime_for
 
     r = runtime_for(settings).redis

@@ -25,7 +25,7 @@ from lease_parser.portfolio.schedule import months_after
 
 if TYPE_CHECKING:
     from lease_parser.portfolio.dates import CriticalDate
-    from lease_parser.portfolio.linking import LinkView
+    from lease_parser.store import LinkView
 
 # store.DocumentState and store.LinkState, spelled out so `--help` loads no SQLAlchemy.
 STATES = ["pending", "committed", "review", "dead"]
@@ -106,7 +106,7 @@ def dates(
     rent steps. Each date cites what it was computed from; "?" marks a date less probable
     than the confidence gate (check the lease)."""
     from lease_parser.portfolio.dates import critical_dates, within
-    from lease_parser.portfolio.records import lease_records
+    from lease_parser.store import lease_records
 
     settings = settings_from_env()
     gate = settings.confidence_gate
@@ -159,7 +159,7 @@ def _view_json(view: LinkView) -> dict[str, object]:
 @json_option
 def list_(state: str | None, as_json: bool) -> None:
     """Every amendment's link (newest first): linked, needs_review or unlinked."""
-    from lease_parser.portfolio.linking import links
+    from lease_parser.store import links
 
     views = links(open_store(), state)
     if as_json:
@@ -187,7 +187,7 @@ def list_(state: str | None, as_json: bool) -> None:
 @json_option
 def show(amendment_hash: str, as_json: bool) -> None:
     """Why an amendment is (not) linked: each candidate lease, criterion by criterion."""
-    from lease_parser.portfolio.linking import LinkView, link_of
+    from lease_parser.store import LinkView, link_of
 
     store = open_store()
     full = resolve_hash(store, amendment_hash)
@@ -247,7 +247,7 @@ def unlink(amendment_hash: str, reviewer: str, as_json: bool) -> None:
 
 def _decide(amendment_hash: str, lease_hash: str | None, reviewer: str, as_json: bool) -> None:
     """A person's link; one that names no amendment or lease exits 5 (LinkRefused)."""
-    from lease_parser.portfolio.linking import link_by_reviewer
+    from lease_parser.store import link_by_reviewer
 
     store = open_store()
     lease = resolve_hash(store, lease_hash) if lease_hash else None
@@ -270,7 +270,7 @@ def _decide(amendment_hash: str, lease_hash: str | None, reviewer: str, as_json:
 @json_option
 def relink_(hashes: tuple[str, ...], as_json: bool) -> None:
     """Link again by what the amendments state: HASH..., or every amendment not linked."""
-    from lease_parser.portfolio.linking import relink
+    from lease_parser.store import relink
 
     settings = settings_from_env()
     store = open_store(settings)

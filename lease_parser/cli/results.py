@@ -93,7 +93,7 @@ def list_(
     states: tuple[str, ...], since: str | None, until: str | None, limit: int, as_json: bool
 ) -> None:
     """Documents of every state (or --state), newest first by when they entered it."""
-    from lease_parser.export import document_json
+    from lease_parser.store import document_json
 
     store = open_store()
     rows = list(_selected(store, states, since, until, "all", limit, newest_first=True))
@@ -123,7 +123,7 @@ def show(doc_hash: str, as_json: bool) -> None:
 
     For a lease, its current terms (each field with the document that last set it, its
     amendments applied) and the change log; for an amendment, the lease it is linked to."""
-    from lease_parser.export import decision_json, document_json, event_json
+    from lease_parser.store import decision_json, document_json, event_json
 
     store = open_store()
     row = store.document(resolve_hash(store, doc_hash))
@@ -176,8 +176,7 @@ def _portfolio_record(
     store: Store, row: DocumentRow, record: dict[str, Any]
 ) -> CurrentTerms | None:
     """Add a lease's current terms, or an amendment's link, to ``record``."""
-    from lease_parser.portfolio.linking import AMENDMENT_KIND, LEASE_KINDS, link_of
-    from lease_parser.portfolio.records import lease_record
+    from lease_parser.store import AMENDMENT_KIND, LEASE_KINDS, lease_record, link_of
 
     if row.kind in LEASE_KINDS and row.fields:
         terms = lease_record(store, row).terms
@@ -240,7 +239,7 @@ def export(
     """Export abstractions (committed only unless --state): CSV, JSON lines, or an Excel
     abstract (xlsx: Portfolio, Rent roll, Critical dates, one sheet per lease, with each
     lease's amendments applied)."""
-    from lease_parser.export import write_csv, write_jsonl
+    from lease_parser.store import write_csv, write_jsonl
 
     if fmt == "xlsx":
         _export_xlsx(out, states, since, until)
@@ -264,8 +263,8 @@ def export(
 def _export_xlsx(
     out: Path | None, states: tuple[str, ...], since: str | None, until: str | None
 ) -> None:
-    from lease_parser.portfolio.records import lease_records
     from lease_parser.portfolio.workbook import write_workbook  # openpyxl: only when asked
+    from lease_parser.store import lease_records
 
     if out is None:
         raise click.UsageError("--format xlsx writes a file: give --out FILE.xlsx")

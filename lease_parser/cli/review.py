@@ -27,8 +27,7 @@ from lease_parser.cli._common import (
 from lease_parser.errors import Reason
 
 if TYPE_CHECKING:
-    from lease_parser.review import ReviewItem, ReviewQueue
-    from lease_parser.store import DocumentRow
+    from lease_parser.store import DocumentRow, ReviewItem, ReviewQueue
 
 reviewer_option = click.option(
     "--reviewer",
@@ -39,7 +38,7 @@ reviewer_option = click.option(
 
 
 def _queue() -> ReviewQueue:
-    from lease_parser.review import ReviewQueue
+    from lease_parser.store import ReviewQueue
 
     settings = settings_from_env()
     return ReviewQueue(open_store(settings), settings.review_claim_ttl)
@@ -205,7 +204,7 @@ def _relink(row: DocumentRow) -> None:
     """The committed values may name a lease (an amendment's) or be the lease waiting
     amendments were looking for: link again by them. Best effort, like the pipeline's."""
     from lease_parser.errors import LeaseParserError
-    from lease_parser.portfolio.linking import after_finish
+    from lease_parser.store import after_finish
 
     settings = settings_from_env()
     try:
@@ -218,7 +217,7 @@ def _relink(row: DocumentRow) -> None:
 
 
 def _print_decision(row: DocumentRow, as_json: bool) -> None:
-    from lease_parser.export import document_json
+    from lease_parser.store import document_json
 
     if as_json:
         print_json(document_json(row))

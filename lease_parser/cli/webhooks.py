@@ -23,7 +23,7 @@ def webhooks() -> None:
 @json_option
 def list_(failed: bool, limit: int, as_json: bool) -> None:
     """Subscriptions, newest first: the document, the URL, the last delivery or error."""
-    from lease_parser.webhooks import list_webhooks
+    from lease_parser.store import list_webhooks
 
     rows = list_webhooks(open_store(), failed, limit)
     if as_json:
@@ -61,7 +61,7 @@ def list_(failed: bool, limit: int, as_json: bool) -> None:
 def replay(ids: tuple[int, ...], failed: bool, as_json: bool) -> None:
     """Send webhooks again (by id, or --failed): the running server delivers the
     document's current state anew, with fresh retries."""
-    from lease_parser.webhooks import replay as replay_webhooks
+    from lease_parser.store import replay_webhooks
 
     if not ids and not failed:
         raise click.UsageError("give webhook ids, or --failed")

@@ -120,9 +120,11 @@ def create_app(settings: Settings) -> Celery:
     app = Celery("lease_parser", set_as_current=True)
     app.config_from_object(celery_config(settings))
     app.lease_settings = settings
-    # Imported for their signal handlers: the worker's heartbeat and reaper (connected once).
-    import lease_parser.pipeline.heartbeat  # noqa: F401
+    # Here, not at import: the heartbeat, reaper and metrics handlers exist in exactly the
+    # processes that make an app (workers and publishers), and importing changes nothing.
+    from lease_parser.pipeline.signals import connect_signals
     from lease_parser.pipeline.tasks import register_tasks
 
+    connect_signals()
     register_tasks(app)
     return app

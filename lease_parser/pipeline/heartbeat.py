@@ -246,10 +246,9 @@ def _on_worker_shutdown(**_: Any) -> None:
 
 
 def connect_signals() -> None:
-    """Connect the handlers above; runs at import. Celery keeps one connection per receiver."""
+    """Connect the handlers above (pipeline/signals.py does, when the app is made).
+
+    Celery keeps one connection per receiver, so connecting twice is harmless."""
     signals.worker_init.connect(_on_worker_init)
     signals.task_received.connect(_on_task_received)
     signals.worker_shutdown.connect(_on_worker_shutdown)
-
-
-connect_signals()

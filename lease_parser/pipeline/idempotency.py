@@ -15,12 +15,12 @@ task, and re-delivered when its worker dies); effects must be exactly-once. Thre
    The lock is released when the task fails (so a retry, or a manual requeue, can take
    it) and when the document reaches its final state; it expires after ``hash_lock_ttl``.
    (It is called a lock, not a claim, because a *claim* is what a reviewer takes on a
-   review item: review.py.)
+   review item: store/review.py.)
 2. **The delivery count** per task id and retry number: a message that keeps killing its
    worker (OOM, segfault) comes back through ``task_reject_on_worker_lost``; after
    ``max_deliveries`` it is dead-lettered (``worker_lost``) instead of looping forever.
 3. **The store**: the move out of ``pending`` is a conditional UPDATE unique on the hash
-   (store.py), so even a lock lost with Redis cannot commit a document twice.
+   (store/database.py), so even a lock lost with Redis cannot commit a document twice.
 
 Every failure goes through one path: retry.py classifies it, and the document is retried,
 reviewed or dead-lettered. If recording that outcome itself fails (Redis or the store

@@ -19,13 +19,12 @@ from lease_parser.deadletter import DeadLetter, record_dead_letter, settle_dead_
 from lease_parser.errors import BrokerUnavailable, HashMismatch, LeaseParserError, Reason
 from lease_parser.metrics import record_duplicate, record_outcome
 from lease_parser.model import AbstractionResult, Route, result_json
+from lease_parser.objects import fetch
 from lease_parser.pipeline.publish import publish
 from lease_parser.pipeline.runtime import Runtime, runtime_for
-from lease_parser.portfolio.linking import after_finish
 from lease_parser.redaction import redact
 from lease_parser.settings import Settings
-from lease_parser.storage import fetch
-from lease_parser.store import DocumentState, Outcome
+from lease_parser.store import DocumentState, Outcome, after_finish
 
 log = logging.getLogger(__name__)
 MESSAGE_FIELDS = ("doc_key", "doc_hash", "submission_id")

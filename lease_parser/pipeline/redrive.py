@@ -28,8 +28,8 @@ from typing import Any
 from celery import Celery
 
 import redis
-from lease_parser.metrics import priority_keys
 from lease_parser.pipeline.publish import check_broker_capacity, publish
+from lease_parser.pipeline.queues import priority_keys
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES, QUEUES
 from lease_parser.pipeline.runtime import runtime_for
 from lease_parser.store import PendingDocument, utcnow

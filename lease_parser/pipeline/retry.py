@@ -6,7 +6,7 @@ a class is added without a decision); this module adds the backoff and the retry
 Library exceptions that can reach task code are translated first: Redis and kombu errors
 by ``lease_parser.translate`` (hash locks, delivery counts and dead letters talk to Redis
 directly), Celery's time limits here; object-store, canonical-store and parser errors at
-their own adapters (storage.py, store.py, parsing/).
+their own adapters (objects/, store/, parsing/).
 
 A transient error is retried with exponential backoff and jitter (``RetryPolicy``); the
 largest countdown is validated to stay below the visibility timeout, because a retry is

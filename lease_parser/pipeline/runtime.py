@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import redis
+from lease_parser.objects import ObjectStore, open_object_store
 from lease_parser.settings import Settings
-from lease_parser.storage import ObjectStore, open_object_store
 from lease_parser.store import Store
 
 

@@ -17,13 +17,18 @@ from typing import Any
 
 from celery import Celery
 
-from lease_parser.deadletter import get_dead_letter, record_dead_letter, remove_dead_letter
+from lease_parser.deadletter import (
+    get_dead_letter,
+    record_dead_letter,
+    remove_dead_letter,
+    withdraw_dead_letter,
+)
 from lease_parser.hashes import full_hash
+from lease_parser.objects import hash_object
 from lease_parser.pipeline.idempotency import clear_hash_lock
 from lease_parser.pipeline.publish import check_broker_capacity, publish
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES
 from lease_parser.pipeline.runtime import Runtime, runtime_for
-from lease_parser.storage import hash_object
 from lease_parser.store import FINAL_STATES, HASH_MISMATCH, JOINED, DocumentState
 from lease_parser.translate import translated
 
@@ -176,3 +181,19 @@ def requeue_document(
 
     _publish_or_undo(send, lambda: runtime.store.undo_requeue(requeue))
     return SubmitReceipt(requeue.doc_key, doc_hash, submission_id, DocumentState.PENDING)
+
+
+def requeue_dead_document(app: Celery, doc_hash: str, actor: str) -> SubmitReceipt | None:
+    """Send a dead document through the pipeline again (None if it is not dead).
+
+    Its letter leaves triage once the message is queued — the letter read *before* the
+    requeue, by compare-and-set: the requeued document may fail again at once, and the
+    letter its new delivery writes must stay (a plain delete after the publish removed it).
+    If the publish fails nothing changes, letter included.
+    """
+    r = runtime_for(app.lease_settings).redis
+    before = get_dead_letter(r, doc_hash)
+    receipt = requeue_document(app, doc_hash, actor, (DocumentState.DEAD,))
+    if receipt is not None and before is not None:
+        withdraw_dead_letter(r, before)
+    return receipt

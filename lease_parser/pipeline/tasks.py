@@ -16,11 +16,11 @@ from typing import Any
 from celery import Celery, Task
 
 from lease_parser.abstract import Extraction, extract_stage, normalize_stage, ocr_stage, parse_stage
+from lease_parser.objects import derived_key
 from lease_parser.parsing import Document
 from lease_parser.pipeline.idempotency import Body, idempotent, on_hard_time_limit
 from lease_parser.pipeline.job import Job
 from lease_parser.pipeline.routing import EXTRACT_CLAUSES, NORMALIZE_FINANCIALS, RUN_OCR_FALLBACK
-from lease_parser.storage import derived_key
 
 
 class PipelineTask(Task):  # type: ignore[misc]

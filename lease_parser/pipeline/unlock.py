@@ -16,10 +16,10 @@ from celery import Celery
 
 from lease_parser.credentials import forget_password, store_password
 from lease_parser.errors import DocumentNotFound, Reason, UnlockRefused
+from lease_parser.objects import fetch
 from lease_parser.parsing import password_opens
 from lease_parser.pipeline.runtime import Runtime, runtime_for
 from lease_parser.pipeline.submit import SubmitReceipt, requeue_document
-from lease_parser.storage import fetch
 from lease_parser.store import DocumentRow, DocumentState
 
 

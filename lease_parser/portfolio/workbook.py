@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -38,8 +38,10 @@ from lease_parser.model import FIELD_NAMES
 from lease_parser.normalization import DATE_FIELDS, MONEY_FIELDS
 from lease_parser.portfolio.dates import CriticalDate, critical_dates
 from lease_parser.portfolio.display import as_date, as_decimal, display_value, shown
-from lease_parser.portfolio.records import LeaseRecord
 from lease_parser.portfolio.terms import CurrentTerms, Term
+
+if TYPE_CHECKING:  # a type only: the workbook is written from any lease's row and terms
+    from lease_parser.store import LeaseRecord
 
 DOUBTFUL = PatternFill("solid", fgColor="FFF2CC")
 HEADER = Font(bold=True)

@@ -28,13 +28,20 @@ from starlette.concurrency import run_in_threadpool
 
 from lease_parser.errors import HashMismatch
 from lease_parser.hashes import resolve_prefix
+from lease_parser.objects import fetch
 from lease_parser.parsing.base import SourceFormat
 from lease_parser.parsing.detect import detect_format
 from lease_parser.pipeline.submit import submit_document
-from lease_parser.records import api_document, content_hash, find_document
 from lease_parser.settings import Scope
-from lease_parser.storage import fetch
-from lease_parser.store import DocumentRow, DocumentState, as_utc, stands_for_content
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    api_document,
+    as_utc,
+    content_hash,
+    find_document,
+    stands_for_content,
+)
 from lease_parser.web.auth import ApiCaller, api_caller, requires
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.errors import ApiError, ErrorBody

@@ -21,13 +21,11 @@ from fastapi import Request
 
 import redis
 from lease_parser.errors import LeaseParserError
+from lease_parser.objects import ObjectStore, derived_key, fetch
 from lease_parser.parsing import Document
 from lease_parser.pipeline.runtime import Runtime, runtime_for
-from lease_parser.review import ReviewQueue
-from lease_parser.revisions import Revisions
 from lease_parser.settings import ApiToken, Scope, Settings
-from lease_parser.storage import ObjectStore, derived_key, fetch
-from lease_parser.store import Store
+from lease_parser.store import ReviewQueue, Revisions, Store
 from lease_parser.viewer import ImageView, TextView, open_view
 from lease_parser.web.sessions import SessionStore
 from lease_parser.web.throttle import FailureThrottle

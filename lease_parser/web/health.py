@@ -10,7 +10,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
 from lease_parser.web.context import WebContext, context
 
@@ -31,8 +30,7 @@ def _broker(ctx: WebContext) -> bool:
 
 def _store(ctx: WebContext) -> bool:
     try:
-        with ctx.store.engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
+        ctx.store.ping()
         return True
     except Exception:
         return False

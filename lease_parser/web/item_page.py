@@ -13,9 +13,8 @@ from lease_parser.errors import ItemNotFound, LeaseParserError, NotClaimed, Revi
 from lease_parser.fields import LABELS
 from lease_parser.hashes import resolve_prefix
 from lease_parser.model import FIELD_NAMES
-from lease_parser.review import COMMITTABLE_AS, ReviewItem
 from lease_parser.schedule_checks import COLUMN_WORDS, CellProblem
-from lease_parser.store import DocumentState, as_utc, utcnow
+from lease_parser.store import COMMITTABLE_AS, DocumentState, ReviewItem, as_utc, utcnow
 from lease_parser.viewer import Highlight, ImageView, Span, TextView
 from lease_parser.web.context import WebContext, context
 from lease_parser.web.forms import in_words

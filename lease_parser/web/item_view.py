@@ -18,7 +18,7 @@ from lease_parser.decisions import FieldDecision
 from lease_parser.fields import HINTS, LABELS
 from lease_parser.model import FIELD_NAMES, Allowance, NoticeWindow
 from lease_parser.normalization import ALLOWANCE_FIELDS, MONEY_FIELDS
-from lease_parser.review import ReviewItem
+from lease_parser.store import ReviewItem
 from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
 
 # The reason codes of problems (model.ProblemKind) as a reviewer reads them.

@@ -1,10 +1,9 @@
 """The portfolio view: every document with its state, tenant, property, rent and expiration,
-searched, filtered, sorted and paged by the database; and one lease's history.
+searched, filtered, sorted and paged by the database (store/portfolio.py); and one lease's
+history.
 
-Values are read from the stored abstraction JSON by the database itself (``json_extract``
-on SQLite, ``->>`` on PostgreSQL, through SQLAlchemy's JSON index), so a page of 100 out of
-many thousand leases never loads the rest. Filters and sorting are whitelisted names; a
-filter a person typed wrongly is refused in words next to it, and the others still apply.
+Filters and sorting are whitelisted names; a filter a person typed wrongly is refused in
+words next to it, and the others still apply.
 """
 
 from __future__ import annotations
@@ -17,16 +16,23 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from sqlalchemy import ColumnElement, Numeric, cast, func, or_, select
-from sqlalchemy.sql.elements import ColumnElement as Column
 
 from lease_parser.fields import LABELS
 from lease_parser.portfolio.dates import critical_dates
-from lease_parser.portfolio.linking import LEASE_KINDS, link_of
-from lease_parser.portfolio.records import lease_record
-from lease_parser.records import find_document
 from lease_parser.schedule_checks import add_months
-from lease_parser.store import DocumentRow, DocumentState, Store, as_utc
+from lease_parser.store import (
+    LEASE_KINDS,
+    SORT_KEYS,
+    DocumentRow,
+    DocumentSearch,
+    DocumentState,
+    Store,
+    as_utc,
+    find_document,
+    lease_record,
+    link_of,
+    search_documents,
+)
 from lease_parser.web.auth import Reviewer
 from lease_parser.web.context import context
 from lease_parser.web.item_page import full_hash
@@ -39,24 +45,6 @@ PAGE_SIZES = (50, 100, 200, 500)
 DEFAULT_PAGE_SIZE = 100
 STATES = tuple(s.value for s in DocumentState)
 TEXT_FILTERS = {"tenant": "Tenant", "landlord": "Landlord", "property": "Property"}
-
-
-def _value(name: str) -> Column[Any]:
-    """A field's value inside the stored JSON, as text, read by the database."""
-    value: Column[Any] = DocumentRow.fields[name]["value"].as_string()
-    return value
-
-
-SORTS: dict[str, Any] = {
-    "document": DocumentRow.doc_key,
-    "state": DocumentRow.state,
-    "tenant": func.lower(_value("tenant")),
-    "property": func.lower(_value("premises_address")),
-    "rent": cast(_value("base_rent_monthly"), Numeric),
-    "expiration": _value("expiration_date"),
-    "changed": DocumentRow.state_changed_at,
-}
-FILTER_FIELDS = {"tenant": "tenant", "landlord": "landlord", "property": "premises_address"}
 
 
 @dataclass
@@ -93,36 +81,32 @@ class PortfolioQuery:
             else:
                 query.errors["expiring"] = "use a whole number of months, like 12"
         sort = params.get("sort", "changed")
-        query.sort = sort if sort in SORTS else "changed"
+        query.sort = sort if sort in SORT_KEYS else "changed"
         query.descending = params.get("dir", "desc" if query.sort == "changed" else "asc") == "desc"
         query.page = _positive(params.get("page"), 1)
         size = _positive(params.get("per"), DEFAULT_PAGE_SIZE)
         query.size = size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
         return query
 
-    def conditions(self, today: dt.date) -> list[ColumnElement[bool]]:
-        out: list[ColumnElement[bool]] = []
-        if self.q:
-            words = [_value(n) for n in ("tenant", "landlord", "premises_address")]
-            out.append(
-                or_(
-                    *(func.lower(w).contains(self.q.lower(), autoescape=True) for w in words),
-                    func.lower(DocumentRow.doc_key).contains(self.q.lower(), autoescape=True),
-                    DocumentRow.doc_hash.startswith(self.q.lower(), autoescape=True),
-                )
-            )
-        for name, text in self.text.items():
-            column = func.lower(_value(FILTER_FIELDS[name]))
-            out.append(column.contains(text.lower(), autoescape=True))
-        if self.states:
-            out.append(DocumentRow.state.in_(self.states))
-        if self.currency:
-            out.append(_value("currency") == self.currency)
-        if self.expiring is not None:
-            until = add_months(today, self.expiring).isoformat()
-            expiration = _value("expiration_date")
-            out += [expiration >= today.isoformat(), expiration <= until]
-        return out
+    def search(self, today: dt.date) -> DocumentSearch:
+        """The store's search for this query; ``expiring`` counts months from ``today``."""
+        expires = (
+            (today.isoformat(), add_months(today, self.expiring).isoformat())
+            if self.expiring is not None
+            else (None, None)
+        )
+        return DocumentSearch(
+            q=self.q,
+            text=self.text,
+            states=self.states,
+            currency=self.currency,
+            expires_from=expires[0],
+            expires_until=expires[1],
+            sort=self.sort,
+            descending=self.descending,
+            page=self.page,
+            size=self.size,
+        )
 
     def link(self, **changes: Any) -> str:
         """This query's address with ``changes`` (a page, a sort)."""
@@ -176,22 +160,9 @@ class PortfolioPage:
 
 def search(store: Store, query: PortfolioQuery, today: dt.date) -> PortfolioPage:
     """One page of the documents that match, in the order asked (then newest first)."""
-    where = query.conditions(today)
-    order = SORTS[query.sort]
-    ordering = [order.desc() if query.descending else order.asc(), DocumentRow.id.desc()]
-    with store.session() as s:
-        total = int(s.scalar(select(func.count()).select_from(DocumentRow).where(*where)) or 0)
-        query.page = min(query.page, max(1, math.ceil(total / query.size)))
-        rows = list(
-            s.scalars(
-                select(DocumentRow)
-                .where(*where)
-                .order_by(*ordering)
-                .offset((query.page - 1) * query.size)
-                .limit(query.size)
-            )
-        )
-    return PortfolioPage(rows, total, query)
+    found = search_documents(store, query.search(today))
+    query.page = found.page
+    return PortfolioPage(found.rows, found.total, query)
 
 
 @router.get("/portfolio")

@@ -15,9 +15,15 @@ from typing import Any
 
 from lease_parser.decisions import DecisionKind, FieldDecision, FieldSource
 from lease_parser.errors import Reason
-from lease_parser.export import sources_of
 from lease_parser.model import FIELD_NAMES
-from lease_parser.store import DocumentRow, DocumentState, EventRow, ReviewDecisionRow, as_utc
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    ReviewDecisionRow,
+    as_utc,
+    sources_of,
+)
 from lease_parser.web.item_view import FieldRow
 
 # How a document was committed, as the events of the audit trail name it.

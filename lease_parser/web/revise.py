@@ -1,7 +1,7 @@
 """Correcting a committed lease from its page, and the QA sample's second look.
 
 ``/items/HASH?reopen=1`` shows a committed lease with a *Correct* form on every field; each
-save is one recorded correction (lease_parser/revisions.py), refused next to its field like
+save is one recorded correction (lease_parser/store/revisions.py), refused next to its field like
 a decision in review, and refused as a whole when someone else corrected the lease since
 the page was shown. ``/qa`` lists the sampled auto-committed leases waiting for their second
 look and what the checks so far measured.

@@ -20,8 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from lease_parser.errors import ReviewRefused
 from lease_parser.model import FIELD_NAMES
-from lease_parser.review import ReviewItem
-from lease_parser.store import utcnow
+from lease_parser.store import ReviewItem, utcnow
 from lease_parser.viewer import ImageView
 from lease_parser.web import portfolio, revise
 from lease_parser.web.api import source_response

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lease_parser.portfolio.linking import after_finish, link_of
-from lease_parser.portfolio.records import lease_records
-from lease_parser.store import DocumentState, LinkState, Store
+from lease_parser.store import DocumentState, LinkState, Store, after_finish, lease_records, link_of
 from tests.store_helpers import add_document, fields_json
 
 LEASE: dict[str, Any] = {

@@ -30,11 +30,10 @@ from lease_parser.deadletter import (
     list_dead_letters,
     record_dead_letter,
     remove_dead_letter,
-    requeue_dead_document,
     settle_dead_letter,
 )
 from lease_parser.local import WorkerProcess, wait_for
-from lease_parser.pipeline.submit import submit_document
+from lease_parser.pipeline.submit import requeue_dead_document, submit_document
 from lease_parser.store import DocumentState, Outcome
 from tests.integration.conftest import Pipeline, run_cli
 

@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -22,7 +23,13 @@ from sqlalchemy import func, select
 
 from lease_parser.deadletter import DeadLetter, dead_letter_depth, record_dead_letter
 from lease_parser.local import free_port
-from lease_parser.metrics import ALL_QUEUES, PUBLISHED_AT_HEADER, UNACKED_KEY, priority_keys
+from lease_parser.pipeline import signals as pipeline_signals
+from lease_parser.pipeline.queues import (
+    ALL_QUEUES,
+    PUBLISHED_AT_HEADER,
+    UNACKED_KEY,
+    priority_keys,
+)
 from lease_parser.pipeline.routing import (
     EXTRACTION,
     NORMALIZATION,
@@ -87,6 +94,10 @@ def documents_by_state(store: Store) -> dict[str, int]:
         return {str(state): int(n) for state, n in rows}
 
 
+#: How far back the first messages of a test are stamped (seconds).
+EARLIER = 60.0
+
+
 def _message(n: int) -> dict[str, str]:
     return {"doc_key": f"k{n}", "doc_hash": f"{n:064x}", "submission_id": f"s{n}"}
 
@@ -107,15 +118,19 @@ def test_depths_are_present_and_zero_before_anything_exists(
 
 
 def test_every_value_matches_redis_and_the_store_with_no_worker_running(
-    pipeline: Pipeline, tmp_path: Path
+    pipeline: Pipeline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app, r, store = pipeline.app, pipeline.redis_server.client(), pipeline.runtime.store
 
     # The oldest OCR message has the lowest priority, so it sits in a priority sub-list.
-    first_publish = time.time()
-    app.send_task(RUN_OCR_FALLBACK, kwargs=_message(0), priority=9)
-    app.send_task("lease_parser.no_such_task", kwargs=_message(1))  # falls through to unrouted
-    time.sleep(1.5)
+    # The first two messages are stamped a minute back (the publish stamp's clock is the
+    # one thing faked): the ages below are then a minute apart, without waiting for one.
+    first_publish = time.time() - EARLIER
+    with monkeypatch.context() as m:
+        clock = SimpleNamespace(time=lambda: first_publish, monotonic=time.monotonic)
+        m.setattr(pipeline_signals, "time", clock)
+        app.send_task(RUN_OCR_FALLBACK, kwargs=_message(0), priority=9)
+        app.send_task("lease_parser.no_such_task", kwargs=_message(1))  # goes to unrouted
     second_batch = time.time()
     for n, priority in enumerate([9, 6, 5, 3, 0], start=2):
         app.send_task(RUN_OCR_FALLBACK, kwargs=_message(n), priority=priority)
@@ -167,12 +182,12 @@ def test_every_value_matches_redis_and_the_store_with_no_worker_running(
         assert value(samples, "lease_store_documents", state=state) == counts.get(state, 0)
 
     ages = {q: value(samples, "lease_oldest_message_age_seconds", queue=q) for q in ALL_QUEUES}
-    assert 1.5 <= ages[OCR] <= scraped_at - first_publish
+    assert EARLIER <= ages[OCR] <= scraped_at - first_publish
     assert ages[UNROUTED] <= ages[OCR]
     assert ages[EXTRACTION] <= scraped_at - second_batch
-    # The OCR queue's oldest message (priority 9, in a sub-list) was published >= 1.5 s
+    # The OCR queue's oldest message (priority 9, in a sub-list) was published a minute
     # before anything in lease_extraction: the age reads every sub-list's tail.
-    assert ages[OCR] - ages[EXTRACTION] >= 1.5
+    assert ages[OCR] - ages[EXTRACTION] >= EARLIER
 
     # Closing the consumer's connection hands the held message back (kombu restores it).
     assert r.hlen(UNACKED_KEY) == 0
@@ -193,7 +208,7 @@ def test_a_dead_broker_is_reported_not_fatal(pipeline: Pipeline, tmp_path: Path)
 def test_depth_counts_a_message_whatever_its_priority(
     pipeline: Pipeline, tmp_path: Path, priority: int | None
 ) -> None:
-    from lease_parser.metrics import read_queues
+    from lease_parser.pipeline.queues import read_queues
 
     pipeline.app.send_task(RUN_OCR_FALLBACK, kwargs=_message(1), priority=priority)
     states = read_queues(pipeline.redis_server.client())

@@ -6,8 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any
 
-from lease_parser.review import ReviewQueue
-from lease_parser.store import Store
+from lease_parser.store import ReviewQueue, Store
 from tests.store_helpers import add_document
 
 ITEMS = 40

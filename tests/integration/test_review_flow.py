@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from lease_parser.export import read_leases_csv, read_schedule_csv
 from lease_parser.local import RedisServer
 from lease_parser.pipeline.submit import submit_document
+from lease_parser.store import read_leases_csv, read_schedule_csv
 from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
 
 SAMPLE = "harbor_point_office_lease.pdf"  # states $24,062.50 a month, $288,750.00 a year

@@ -8,7 +8,7 @@ import boto3
 import pytest
 
 from lease_parser.errors import DocumentTooLarge, ObjectNotFound, StorageUnavailable
-from lease_parser.storage import fetch, hash_object, open_object_store
+from lease_parser.objects import fetch, hash_object, open_object_store
 from tests.integration.conftest import MotoServer
 
 

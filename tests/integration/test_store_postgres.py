@@ -10,24 +10,34 @@ from __future__ import annotations
 import io
 import multiprocessing
 import threading
-import time
 from typing import Any
 
 import pytest
 from sqlalchemy import text
 
 from lease_parser.errors import ReviewRefused
-from lease_parser.export import read_leases_csv, read_schedule_csv, values_of, write_csv
-from lease_parser.migrations import INITIAL_REVISION, current_revisions, head_revisions
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState, Outcome, Store, create_store_engine
+from lease_parser.store import (
+    DocumentState,
+    Outcome,
+    ReviewQueue,
+    Store,
+    as_utc,
+    create_store_engine,
+    read_leases_csv,
+    read_schedule_csv,
+    utcnow,
+    values_of,
+    write_csv,
+)
+from lease_parser.store.migrations import INITIAL_REVISION, current_revisions, head_revisions
 from tests.store_helpers import add_document, claim_and_reject, fields_json, review_and_approve
-from tests.unit.test_store_migrations import (
+from tests.unit.store.test_migrations import (
     assert_initial_data_kept,
     fill_initial_schema,
     migrate,
     schema_diff,
 )
+from tests.waiting import wait_for
 
 
 def test_upgrading_from_the_initial_revision_keeps_the_data(store_url: str) -> None:
@@ -104,11 +114,14 @@ def test_a_claim_expires_on_the_real_clock(store_url: str) -> None:
     store = Store(store_url)
     doc_hash = add_document(store)
     queue = ReviewQueue(store, claim_ttl=1)
-    assert queue.claim_next("alice") is not None
+    held = queue.claim_next("alice")
+    assert held is not None
+    assert held.claim_expires_at is not None
     assert queue.claim_next("bob") is None
-    time.sleep(1.2)
-    taken = queue.claim_next("bob")
-    assert taken is not None
+    # Bob asks until the claim has run out: it must, within a few seconds, and not before
+    # the time it was held until.
+    taken = wait_for(lambda: queue.claim_next("bob"), "alice's claim expiring", timeout=10)
+    assert utcnow() >= as_utc(held.claim_expires_at)
     assert (taken.doc_hash, taken.claimed_by) == (doc_hash, "bob")
     store.close()
 

@@ -8,6 +8,7 @@ import sys
 import time
 
 from lease_parser.bench.proc import TreeSampler, cpu_s, hwm_kb, rss_pss_kb, tree
+from tests.waiting import wait_for
 
 BUSY_CHILD = (
     "import time; x = bytearray(64 * 2**20); t = time.time()\nwhile time.time() - t < 30: pass"
@@ -26,7 +27,7 @@ def test_tree_finds_a_child_one_level_down_and_its_memory() -> None:
         assert 0 < pss <= rss
         sampler = TreeSampler(os.getpid(), interval=0.05)
         sampler.start()
-        time.sleep(0.3)
+        wait_for(lambda: sampler.peak.samples >= 2, "two samples of the tree", timeout=10)
         peak = sampler.stop()
         assert peak.samples >= 2
         assert peak.rss_kb >= rss

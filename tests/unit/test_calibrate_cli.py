@@ -9,8 +9,7 @@ from click.testing import CliRunner
 
 from lease_parser.cli import cli
 from lease_parser.confidence import ConfidenceModel
-from lease_parser.review import ReviewQueue
-from lease_parser.store import Store
+from lease_parser.store import ReviewQueue, Store
 from tests.store_helpers import add_document, fields_json
 
 

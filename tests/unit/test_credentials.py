@@ -16,8 +16,8 @@ from lease_parser.credentials import (
     store_password,
 )
 from lease_parser.errors import ConfigurationError
+from lease_parser.objects import FileObjectStore, put_json
 from lease_parser.settings import load_settings
-from lease_parser.storage import FileObjectStore, put_json
 
 DOC = "ab" * 32
 

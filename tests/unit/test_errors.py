@@ -25,7 +25,7 @@ def _modules() -> list[str]:
     found = pkgutil.walk_packages(lease_parser.__path__, prefix="lease_parser.")
     # Imported, these run something: ``python -m lease_parser``, Alembic's migration env.
     # Neither defines an exception.
-    skipped = ("lease_parser.__main__", "lease_parser.migrations")
+    skipped = ("lease_parser.__main__", "lease_parser.store.migrations")
     return [m.name for m in found if not m.name.startswith(skipped)]
 
 

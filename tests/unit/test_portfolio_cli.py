@@ -15,8 +15,7 @@ from icalendar import Calendar
 
 from lease_parser.cli import cli
 from lease_parser.cli.portfolio import end_of_span
-from lease_parser.portfolio.linking import after_finish
-from lease_parser.store import DocumentState, Store
+from lease_parser.store import DocumentState, Store, after_finish
 from tests.store_helpers import add_document, fields_json
 from tests.unit.portfolio.helpers import LEASE
 

@@ -27,9 +27,8 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from lease_parser.abstract import abstract_document
 from lease_parser.local import RedisServer, WebServer, WorkerProcess
 from lease_parser.model import result_json
-from lease_parser.review import ReviewQueue
 from lease_parser.settings import Settings
-from lease_parser.store import FINAL_STATES, DocumentRow, DocumentState, Outcome
+from lease_parser.store import FINAL_STATES, DocumentRow, DocumentState, Outcome, ReviewQueue
 from tests.integration.conftest import SAMPLES, Pipeline, make_pipeline
 
 TOKENS = {
@@ -248,7 +247,7 @@ def staged_bytes(sample: str, tag: str) -> bytes:
 
 def tag_in_qa_sample(sample: str, tag: str, share: float = 0.05) -> str:
     """A tag whose staged copy's hash falls in the QA sample (about 1 in 1/share tries)."""
-    from lease_parser.revisions import in_sample
+    from lease_parser.store import in_sample
 
     for n in range(10_000):
         candidate = f"{tag}-{n}"

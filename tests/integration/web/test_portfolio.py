@@ -13,9 +13,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from lease_parser.errors import Reason
 from lease_parser.model import FieldProblem, ProblemKind
-from lease_parser.portfolio.linking import link_by_reviewer
-from lease_parser.revisions import Revisions
-from lease_parser.store import DocumentRow, DocumentState, EventRow, Store
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    Revisions,
+    Store,
+    link_by_reviewer,
+)
 from tests.integration.web.conftest import WebStack, keep_screenshot, signed_in, stage
 from tests.store_helpers import VALID_VALUES, fields_json
 

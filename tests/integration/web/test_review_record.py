@@ -13,8 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from lease_parser.model import FieldProblem, ProblemKind
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState
+from lease_parser.store import DocumentState, ReviewQueue
 from tests.integration.web.conftest import (
     WebStack,
     claim,

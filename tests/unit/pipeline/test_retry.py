@@ -120,7 +120,7 @@ def test_redis_loading_its_aof_after_a_restart_is_transient() -> None:
     assert classify(exc, 0, POLICY).action is Action.RETRY
 
 
-# -- the object store's adapter (storage.py) maps every botocore error -----------------
+# -- the object store's adapter (objects/) maps every botocore error -----------------
 
 
 def _botocore(cls: type[Exception]) -> Exception:
@@ -133,7 +133,7 @@ BOTO_CLASSES = _classes(botocore.exceptions, botocore.exceptions.BotoCoreError)
 
 @pytest.mark.parametrize("cls", BOTO_CLASSES, ids=lambda c: c.__name__)
 def test_every_botocore_error_is_transient_at_the_adapter(cls: type[Exception]) -> None:
-    from lease_parser.storage import S3ObjectStore
+    from lease_parser.objects import S3ObjectStore
 
     store = S3ObjectStore.__new__(S3ObjectStore)
     with pytest.raises(StorageUnavailable), store._errors("k"):  # type: ignore[attr-defined]
@@ -156,7 +156,7 @@ def test_every_botocore_error_is_transient_at_the_adapter(cls: type[Exception]) 
 def test_s3_client_errors_map_by_code_and_status(
     code: str, status: int, expected: type[LeaseParserError], action: Action
 ) -> None:
-    from lease_parser.storage import S3ObjectStore
+    from lease_parser.objects import S3ObjectStore
 
     store = S3ObjectStore.__new__(S3ObjectStore)
     error = botocore.exceptions.ClientError(

@@ -12,10 +12,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from lease_parser.portfolio.records import LeaseRecord
 from lease_parser.portfolio.terms import current_terms
 from lease_parser.portfolio.workbook import DOUBTFUL, sheet_title, write_workbook
-from lease_parser.store import DocumentRow
+from lease_parser.store import DocumentRow, LeaseRecord
 from tests.unit.portfolio.helpers import LEASE, amendment, stored
 
 TODAY = dt.date(2026, 1, 5)

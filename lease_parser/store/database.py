@@ -11,7 +11,7 @@ Five tables:
 - ``submissions``: one row per ``submit`` call (keyed by its task id), pending → processed
   or duplicate.
 - ``document_events``: an append-only audit trail of state changes (who, why, what changed).
-- ``amendment_links``: which lease an amendment amends (lease_parser/portfolio/linking.py):
+- ``amendment_links``: which lease an amendment amends (store/amendment_links.py):
   linked by what it states, or waiting for a person to link it, with the evidence.
 - ``review_decisions``: a reviewer's decision on one field of a document in review
   (confirmed, corrected, not stated), with who and when, kept after the document is
@@ -23,7 +23,7 @@ for a reviewer's decision) in one transaction with its event row: two workers (o
 reviewers) finishing the same document race on that row and exactly one wins, so a
 document is never committed twice even if the Redis hash lock was lost.
 
-The schema is Alembic's (lease_parser/migrations): ``Store`` upgrades it to head at
+The schema is Alembic's (store/migrations/): ``Store`` upgrades it to head at
 start-up, so a deploy never depends on a separate migration step running first.
 """
 
@@ -54,6 +54,7 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -61,7 +62,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from lease_parser.errors import ConfigurationError, StorageUnavailable, StoreNotFound
-from lease_parser.migrations import upgrade_to_head
+from lease_parser.store.migrations import upgrade_to_head
 
 
 class DocumentState(StrEnum):
@@ -87,7 +88,7 @@ CLAIM_EVENTS = frozenset({"claimed", "released"})
 # An operator who discarded a dead document's letter: it stays dead (and can still be
 # requeued); the event only records who triaged it and why.
 DISCARDED = "discarded"
-# A committed lease corrected afterwards, or checked in the QA sample (lease_parser/
+# A committed lease corrected afterwards, or checked in the QA sample (store/
 # revisions.py): it stays committed; the event records who changed what.
 AFTER_COMMIT_EVENTS = frozenset({"revised", "qa_checked"})
 # The reason of a document whose bytes did not match its (claimed) hash: errors.Reason.
@@ -452,6 +453,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """One ``SELECT 1``: raises if the database does not answer (the readiness probe)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     @contextmanager
     def _guard(self) -> Iterator[None]:

@@ -1,7 +1,7 @@
 """Alembic's entry point for every command (upgrade, stamp, revision, current …).
 
 ``Store`` passes a connection that is already inside the locked migration transaction
-(see ``lease_parser.migrations``); Alembic then runs every step inside it. From a shell
+(see ``lease_parser.store.migrations``); Alembic then runs every step inside it. From a shell
 there is no connection yet, so this opens one the same way.
 """
 
@@ -12,8 +12,8 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection
 
-from lease_parser.migrations import migration_transaction
-from lease_parser.store import Base, create_store_engine
+from lease_parser.store.database import Base, create_store_engine
+from lease_parser.store.migrations import migration_transaction
 
 
 def _url() -> str:

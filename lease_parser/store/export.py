@@ -18,7 +18,13 @@ from typing import IO, Any
 
 from lease_parser.model import FIELD_NAMES
 from lease_parser.normalization import INT_FIELDS, JSON_FIELDS
-from lease_parser.store import DocumentRow, DocumentState, EventRow, ReviewDecisionRow, as_utc
+from lease_parser.store.database import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    ReviewDecisionRow,
+    as_utc,
+)
 
 META_COLUMNS: tuple[str, ...] = (
     "doc_hash",

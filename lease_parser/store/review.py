@@ -51,7 +51,7 @@ from lease_parser.decisions import (
 )
 from lease_parser.errors import ItemNotFound, NotClaimed, Reason, ReviewRefused
 from lease_parser.model import FIELD_NAMES, FieldProblem
-from lease_parser.store import (
+from lease_parser.store.database import (
     DocumentRow,
     DocumentState,
     EventRow,

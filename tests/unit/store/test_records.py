@@ -15,9 +15,7 @@ import pytest
 import lease_parser
 from lease_parser.errors import DocumentNotFound, InvalidHash
 from lease_parser.model import Money
-from lease_parser.records import api_document
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState, Store
+from lease_parser.store import DocumentState, ReviewQueue, Store, api_document
 from tests.store_helpers import add_document, review_and_approve
 
 

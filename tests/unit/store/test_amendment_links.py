@@ -1,4 +1,4 @@
-"""Amendment links in a real store (portfolio/linking.py, portfolio/records.py): linked when
+"""Amendment links in a real store (store/amendment_links.py, store/leases.py): linked when
 a document finishes, whichever arrives first; a person's link is never overwritten; a
 linked amendment applies to its lease's current terms once it is committed."""
 
@@ -10,9 +10,18 @@ from typing import Any
 import pytest
 
 from lease_parser.errors import LinkRefused, Reason
-from lease_parser.portfolio.linking import after_finish, link_by_reviewer, link_of, links, relink
-from lease_parser.portfolio.records import lease_record, lease_records
-from lease_parser.store import DocumentState, LinkState, Store
+from lease_parser.store import (
+    DocumentState,
+    LinkState,
+    Store,
+    after_finish,
+    lease_record,
+    lease_records,
+    link_by_reviewer,
+    link_of,
+    links,
+    relink,
+)
 from tests.store_helpers import add_document, fields_json
 
 GATE = 0.9

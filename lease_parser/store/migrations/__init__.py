@@ -7,7 +7,7 @@ that first takes a lock: ``BEGIN IMMEDIATE`` on SQLite (the database write lock)
 ``pg_advisory_xact_lock`` on PostgreSQL. DDL is transactional on both, so a crash
 mid-upgrade leaves the previous schema, never half of the next one.
 
-From a shell: ``alembic -c lease_parser/migrations/alembic.ini upgrade head`` (the URL comes
+From a shell: ``alembic -c lease_parser/store/migrations/alembic.ini upgrade head`` (the URL comes
 from ``LEASE_STORE_URL``, or ``-x url=...``). New revision: ``alembic -c ... revision
 --autogenerate -m "what changed"``, then read and edit what it wrote.
 """

@@ -31,9 +31,8 @@ from sqlalchemy import ColumnElement, and_, exists, func, select, update
 from lease_parser.corrections import REVIEWED_CONFIDENCE
 from lease_parser.decisions import DecisionKind, corrections_to_decisions
 from lease_parser.errors import ItemNotFound, ReviewRefused
-from lease_parser.export import sources_of
 from lease_parser.model import FIELD_NAMES, FieldProblem
-from lease_parser.store import (
+from lease_parser.store.database import (
     DocumentRow,
     DocumentState,
     EventRow,
@@ -42,6 +41,7 @@ from lease_parser.store import (
     as_utc,
     utcnow,
 )
+from lease_parser.store.export import sources_of
 
 REVISED = "revised"
 QA_CHECKED = "qa_checked"

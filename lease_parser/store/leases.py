@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lease_parser.portfolio.linking import LEASE_KINDS, linked_amendments
 from lease_parser.portfolio.terms import CurrentTerms, SourceDocument, Stored, current_terms
-from lease_parser.store import DocumentRow, DocumentState, Store
+from lease_parser.store.amendment_links import LEASE_KINDS, linked_amendments
+from lease_parser.store.database import DocumentRow, DocumentState, Store
 
 
 @dataclass

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 
 from lease_parser.cli import cli
 from lease_parser.errors import Reason
-from lease_parser.export import (
-    LEASE_COLUMNS,
+from lease_parser.model import FIELD_NAMES
+from lease_parser.store import (
+    DocumentState,
+    ReviewQueue,
+    Store,
     document_json,
     read_leases_csv,
     read_schedule_csv,
@@ -24,9 +27,7 @@ from lease_parser.export import (
     write_csv,
     write_jsonl,
 )
-from lease_parser.model import FIELD_NAMES
-from lease_parser.review import ReviewQueue
-from lease_parser.store import DocumentState, Store
+from lease_parser.store.export import LEASE_COLUMNS
 from tests.store_helpers import (
     VALID_VALUES,
     add_document,

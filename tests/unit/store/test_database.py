@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from lease_parser.errors import Reason
-from lease_parser.migrations import head_revisions
 from lease_parser.store import DocumentState, Outcome, Store, SubmissionState, as_utc
+from lease_parser.store.migrations import head_revisions
 from tests.store_helpers import add_document, claim_and_reject, fields_json
 
 
@@ -85,7 +85,7 @@ def test_every_state_change_is_in_the_audit_trail(store: Store) -> None:
 
 def test_a_requeued_review_item_loses_its_claim(store: Store) -> None:
     doc_hash = add_document(store, reason=Reason.NEEDS_CREDENTIAL)
-    from lease_parser.review import ReviewQueue
+    from lease_parser.store import ReviewQueue
 
     item = ReviewQueue(store).claim_next("alice")
     assert item is not None
@@ -113,7 +113,7 @@ def test_documents_filter_by_state_and_by_when_they_entered_it(store: Store) -> 
 
 
 def test_a_requeued_rejected_document_starts_over(store: Store) -> None:
-    from lease_parser.review import ReviewQueue
+    from lease_parser.store import ReviewQueue
 
     doc_hash = add_document(store)
     claim_and_reject(ReviewQueue(store), doc_hash, "bob", "illegible scan")
@@ -151,7 +151,7 @@ def _record(store: Store, doc_hash: str) -> tuple[object, ...]:
 
 def test_an_undone_requeue_leaves_the_record_exactly_as_it_was(store: Store) -> None:
     """A requeue whose publish failed must not strand the document, nor wipe its fields."""
-    from lease_parser.review import ReviewQueue
+    from lease_parser.store import ReviewQueue
 
     doc_hash = add_document(store, reason=Reason.NEEDS_CREDENTIAL)
     ReviewQueue(store).claim_next("alice")

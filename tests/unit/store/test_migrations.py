@@ -13,14 +13,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, inspect, text
 
-from lease_parser.migrations import (
+from lease_parser.store import Base, DocumentState, Outcome, Store, as_utc, create_store_engine
+from lease_parser.store.migrations import (
     INITIAL_REVISION,
     alembic_config,
     current_revisions,
     head_revisions,
     migration_transaction,
 )
-from lease_parser.store import Base, DocumentState, Outcome, Store, as_utc, create_store_engine
 from tests.store_helpers import fields_json
 
 SUBMITTED = dt.datetime(2024, 5, 1, 9, 30, tzinfo=dt.UTC)
@@ -167,6 +167,6 @@ def test_opening_a_store_at_head_changes_nothing(url: str) -> None:
 
 def test_the_fast_head_check_names_alembics_head() -> None:
     """Store skips Alembic when the database is at HEAD_REVISION: it must be the real head."""
-    from lease_parser.migrations import HEAD_REVISION
+    from lease_parser.store.migrations import HEAD_REVISION
 
     assert head_revisions() == {HEAD_REVISION}

@@ -10,9 +10,9 @@ from typing import Any
 
 from lease_parser.corrections import abstraction_from_fields
 from lease_parser.errors import DocumentNotFound, InvalidHash
-from lease_parser.export import document_json, sources_of
 from lease_parser.model import LeaseAbstraction
-from lease_parser.store import DocumentRow, DocumentState, Store
+from lease_parser.store.database import DocumentRow, DocumentState, Store
+from lease_parser.store.export import document_json, sources_of
 
 _CONTENT_HASH = re.compile(r"[0-9a-f]{64}")
 

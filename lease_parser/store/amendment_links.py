@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from lease_parser.errors import LinkRefused, StorageUnavailable
 from lease_parser.portfolio.links import Identity, LinkDecision, decide_link
-from lease_parser.store import (
+from lease_parser.store.database import (
     AmendmentLinkRow,
     DocumentRow,
     DocumentState,

@@ -11,7 +11,7 @@ from lease_parser.errors import (
     ObjectNotFound,
     StorageForbidden,
 )
-from lease_parser.storage import FileObjectStore, fetch, hash_object, open_object_store
+from lease_parser.objects import FileObjectStore, fetch, hash_object, open_object_store
 
 
 @pytest.fixture

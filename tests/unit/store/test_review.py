@@ -15,12 +15,12 @@ from sqlalchemy import select
 from lease_parser.corrections import parse_corrections
 from lease_parser.errors import ItemNotFound, NotClaimed, Reason, ReviewRefused
 from lease_parser.model import FieldProblem
-from lease_parser.review import ReviewQueue
 from lease_parser.store import (
     DocumentRow,
     DocumentState,
     EventRow,
     Outcome,
+    ReviewQueue,
     Store,
     entered_final_state,
 )

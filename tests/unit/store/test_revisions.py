@@ -12,9 +12,17 @@ from sqlalchemy import func, select
 
 from lease_parser.calibration import reviewed_examples
 from lease_parser.errors import ReviewRefused
-from lease_parser.review import ReviewQueue
-from lease_parser.revisions import Revisions, in_sample, sample_threshold
-from lease_parser.store import DocumentRow, DocumentState, EventRow, Store, entered_final_state
+from lease_parser.store import (
+    DocumentRow,
+    DocumentState,
+    EventRow,
+    ReviewQueue,
+    Revisions,
+    Store,
+    entered_final_state,
+    in_sample,
+    sample_threshold,
+)
 from tests.store_helpers import add_document, fields_json
 
 
