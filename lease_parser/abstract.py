@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from lease_parser.confidence import ConfidenceModel, default_model, score_fields
 from lease_parser.errors import LeaseParserError
 from lease_parser.extraction import RawField, extract_fields
 from lease_parser.extraction.appended import AppendedAmendment, appended_amendments
 from lease_parser.extraction.kind import classify_document
-from lease_parser.gate import route_after_normalization
 from lease_parser.model import AbstractionResult, AppendedAbstraction, DocumentKind
-from lease_parser.normalization import normalize_fields
 from lease_parser.outcomes import route_for_error
 from lease_parser.parsing import Document, apply_ocr, parse_document
 from lease_parser.parsing.base import PageSource
+from lease_parser.scoring.confidence import ConfidenceModel, default_model, score_fields
+from lease_parser.scoring.gate import route_after_normalization
+from lease_parser.scoring.normalization import normalize_fields
 from lease_parser.settings import Settings
 
 

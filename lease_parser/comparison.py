@@ -11,7 +11,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from lease_parser.model import Money
-from lease_parser.normalization import DATE_FIELDS, DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
+from lease_parser.scoring.normalization import DATE_FIELDS, DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
 
 DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", ".png", ".jpg", ".jpeg", ".tif", ".tiff"})
 TOKEN_SET_THRESHOLD = 0.90

@@ -39,8 +39,8 @@ from lease_parser.model import (
     Transfers,
     json_value,
 )
-from lease_parser.normalization import consistency_problems, typed_value, value_type
 from lease_parser.schedule_checks import schedule_cell_problems, schedule_problems
+from lease_parser.scoring.normalization import consistency_problems, typed_value, value_type
 
 # A reviewer-entered value is what the system of record says: certain by definition.
 REVIEWED_CONFIDENCE = 1.0

@@ -7,7 +7,7 @@ labels and hints, the fields an amendment may change, the Excel
 abstract's columns and docs/fields.md's table are derived from them, never listed by hand
 (a hand-kept list fails silently when it lags: a field missing from a group table got an
 all-zero group, one missing from the labels showed its raw name); the money, date and
-other typed sets come from the types themselves (lease_parser.normalization). ``tests/unit/
+other typed sets come from the types themselves (lease_parser.scoring.normalization). ``tests/unit/
 test_fields.py`` checks the registry is complete and docs/fields.md's table is current.
 
 Adding a field: declare it in model.py with ``described``, read it in an extraction module

@@ -36,7 +36,7 @@ class DocumentKind(StrEnum):
     SUBLEASE = "sublease"
     AMENDMENT = "amendment"
     FORM = "form"
-    # An invoice, a statement, a letter…: routed to review as `not_a_lease` (gate.py).
+    # An invoice, a statement, a letter…: routed to review as `not_a_lease` (scoring/gate.py).
     NOT_A_LEASE = "not_a_lease"
 
 
@@ -63,7 +63,7 @@ class StatedRival(BaseModel):
 class Field(BaseModel, Generic[T]):
     """One extracted value. ``value is None`` means the document does not state it.
 
-    ``confidence`` is the probability that the value is right (lease_parser.confidence).
+    ``confidence`` is the probability that the value is right (lease_parser.scoring.confidence).
     ``provenance`` cites where the value was read; a value derived from several statements
     also cites each of them in ``inputs``. ``doubts`` name what a person must check whatever
     the probability (a rival value, a failed relation, ambiguous wording, or — with no value

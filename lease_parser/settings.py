@@ -24,9 +24,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from lease_parser.errors import ConfigurationError
 
 if TYPE_CHECKING:  # imported where used: `lease-parser status` must not load the parsers
-    from lease_parser.confidence import ConfidenceModel
     from lease_parser.parsing.base import ParseLimits
     from lease_parser.parsing.ocr import OcrOptions
+    from lease_parser.scoring.confidence import ConfidenceModel
 
 MB = 1024 * 1024
 CHECKOUT_DATA_DIR = ".lease_data"
@@ -373,7 +373,7 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _confidence_model_loads(self) -> Self:
         if self.confidence_model is not None:
-            from lease_parser.confidence import load_model  # only when one is configured
+            from lease_parser.scoring.confidence import load_model  # only when one is configured
 
             try:
                 load_model(self.confidence_model)
@@ -387,7 +387,7 @@ class Settings(BaseSettings):
 
     def confidence(self) -> ConfidenceModel:
         """The model that turns extraction evidence into probabilities."""
-        from lease_parser.confidence import default_model, load_model
+        from lease_parser.scoring.confidence import default_model, load_model
 
         return (
             default_model() if self.confidence_model is None else load_model(self.confidence_model)

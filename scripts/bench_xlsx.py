@@ -35,9 +35,9 @@ from lease_parser.model import (
     Provenance,
     abstraction_fields_json,
 )
-from lease_parser.normalization import typed_value
 from lease_parser.portfolio.schedule import months_after
 from lease_parser.portfolio.workbook import write_workbook
+from lease_parser.scoring.normalization import typed_value
 from lease_parser.store import DocumentState, Outcome, Store, after_finish, lease_records
 
 TARGET_SECONDS = 10.0

@@ -20,7 +20,7 @@ from lease_parser.model import (
     Provenance,
     abstraction_fields_json,
 )
-from lease_parser.normalization import typed_value
+from lease_parser.scoring.normalization import typed_value
 from lease_parser.store import DocumentRow, DocumentState, Outcome, ReviewQueue, Store
 
 VALID_VALUES: dict[str, Any] = {

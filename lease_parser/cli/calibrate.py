@@ -64,10 +64,10 @@ def calibrate(
     wrong by docs/fields.md's rules), and every value a reviewer committed (approved: right;
     corrected: wrong). The fit is deterministic; review the new file in git like code.
     """
-    from lease_parser.calibration import fit_model, reviewed_examples
-    from lease_parser.confidence import model_path
     from lease_parser.evaluation import document_files, extract_file, load_labels
     from lease_parser.evaluation.runner import examples_from
+    from lease_parser.scoring.calibration import fit_model, reviewed_examples
+    from lease_parser.scoring.confidence import model_path
 
     if (directory is None) != (labels_path is None):
         raise click.UsageError("give DIRECTORY and --labels together")

@@ -4,7 +4,7 @@ cross-validation grouped by source.
 Documents are parsed once (from the optional cache) and read twice: with the shipped model
 for the in-sample run (and to collect the labelled examples), and for the cross-validated
 run, each with the models fitted without its source family
-(lease_parser.calibration.out_of_fold) — whose ranker chooses the values, whose
+(lease_parser.scoring.calibration.out_of_fold) — whose ranker chooses the values, whose
 probabilities route it.
 """
 
@@ -27,7 +27,6 @@ from lease_parser.abstract import (
     parse_stage,
     result_for_error,
 )
-from lease_parser.confidence import ConfidenceModel
 from lease_parser.errors import LeaseParserError
 from lease_parser.evaluation.compare import DOCUMENT_SUFFIXES
 from lease_parser.evaluation.scoring import (
@@ -38,10 +37,11 @@ from lease_parser.evaluation.scoring import (
 )
 from lease_parser.model import AbstractionResult
 from lease_parser.parsing.base import Document
+from lease_parser.scoring.confidence import ConfidenceModel
 from lease_parser.settings import Settings
 
 if TYPE_CHECKING:
-    from lease_parser.calibration import Example
+    from lease_parser.scoring.calibration import Example
 
 # Bump when the parse output changes shape or content, so old cache entries are ignored.
 CACHE_VERSION = "3"
@@ -165,7 +165,7 @@ class Evaluation:
 
     def by_family(self) -> dict[str, EvalReport]:
         """The honest run's figures for each source family."""
-        from lease_parser.calibration import source_family
+        from lease_parser.scoring.calibration import source_family
 
         families: dict[str, list[str]] = {}
         for outcome in self.honest.outcomes:
@@ -251,7 +251,7 @@ def held_out_extractions(
 ) -> list[tuple[Extracted, ConfidenceModel]]:
     """Each document read again with the models fitted without its source family (from
     the labelled examples of ``shipped_runs``), with those models."""
-    from lease_parser.calibration import source_family
+    from lease_parser.scoring.calibration import source_family
 
     models = held_out_models(shipped_runs, labels)
     out = []
@@ -266,7 +266,7 @@ def examples_from(
 ) -> list[Example]:
     """Every labelled candidate value and every labelled unread field of the documents."""
     # Imported here: fitting needs scikit-learn, an in-sample run does not.
-    from lease_parser.calibration import labelled_examples, unread_examples
+    from lease_parser.scoring.calibration import labelled_examples, unread_examples
 
     out = []
     for e in extracted:
@@ -282,6 +282,6 @@ def held_out_models(
     extracted: list[Extracted], labels: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, ConfidenceModel]:
     """For each source family, the confidence models fitted on the other families only."""
-    from lease_parser.calibration import out_of_fold
+    from lease_parser.scoring.calibration import out_of_fold
 
     return out_of_fold(examples_from(extracted, labels))

@@ -3,7 +3,7 @@ field family; relations between fields, fields stated but not read, and the evid
 an unread field is stated at all are found after all of them ran (they need every field).
 
 Each extractor proposes candidates for its fields; with a ``ranker`` (the confidence model's
-values model, lease_parser.confidence) the learned ranker chooses among them
+values model, lease_parser.scoring.confidence) the learned ranker chooses among them
 (extraction/ranking.py), else the extractors' own order of places does."""
 
 from __future__ import annotations

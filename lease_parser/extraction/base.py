@@ -6,7 +6,7 @@ validates it. Each field-family module exposes functions ``(Document) -> list[Ra
 
 Extraction does not decide how sure it is: it records the *evidence* for a value (how many
 independent statements, which checks hold, rivals, OCR quality: ``evidence``) and the named
-reasons a person must look whatever the odds (``doubts``). ``lease_parser.confidence``
+reasons a person must look whatever the odds (``doubts``). ``lease_parser.scoring.confidence``
 turns the evidence into a probability, learned from labelled leases.
 """
 
@@ -35,7 +35,7 @@ class Cited:
 class RawField:
     name: str
     value: str | None
-    confidence: float = 0.0  # set by lease_parser.confidence from ``evidence``
+    confidence: float = 0.0  # set by lease_parser.scoring.confidence from ``evidence``
     page: int = 0
     start: int = 0
     end: int = 0
@@ -54,7 +54,7 @@ class RawField:
     rivals: list[Rival] = field(default_factory=list)
     # The other values the lease states for the field, each with the evidence it would have
     # had if chosen: examples of what a wrong candidate looks like, for fitting the model
-    # (lease_parser.calibration). Not sent between stages.
+    # (lease_parser.scoring.calibration). Not sent between stages.
     alternatives: list[Alternative] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ distinct value is a *candidate*. Besides how often and how independently it is s
   notice address, a signature line in the words just before the value;
 - **sanity** checks of the value itself (extraction/sanity.py).
 
-Nothing here says which value is right: ``lease_parser.confidence`` learns what each feature
+Nothing here says which value is right: ``lease_parser.scoring.confidence`` learns what each feature
 is worth from labelled leases (``lease-parser calibrate``).
 """
 

@@ -12,7 +12,7 @@ does not state the value again.
 for it (extraction/evidence.py): how many independent statements — cues in the same
 sentence or table row are one statement, however many patterns read it — of how many
 kinds, which checks hold, how well a rival value is supported, and whether the text was
-read by OCR. lease_parser.confidence turns that evidence into a probability.
+read by OCR. lease_parser.scoring.confidence turns that evidence into a probability.
 
 The value is the one the cited statement reads, so a reviewer is shown the text the value
 came from.

@@ -1,7 +1,7 @@
 """The evidence for an extracted value, as named features, and the doubts a person resolves.
 
 Every extracted value carries the same small record (``RawField.evidence``), so one model
-(lease_parser.confidence) can learn from labelled leases what it is worth:
+(lease_parser.scoring.confidence) can learn from labelled leases what it is worth:
 
 - ``statements``: independent statements of the value — cues in the same sentence or table
   row count once (cues.py);

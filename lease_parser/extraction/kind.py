@@ -9,7 +9,7 @@ document that speaks no lease language (no lease title, no demise, no landlord a
 under covenants) or that opens as another kind of document (an invoice, a statement of
 account, a receipt, a purchase order) and binds nobody to anything ("shall"). A rent
 invoice names the tenant, the premises and the rent, and still is not a lease: such a
-document goes to review as ``not_a_lease`` (gate.py), where a reviewer rejects it in one
+document goes to review as ``not_a_lease`` (scoring/gate.py), where a reviewer rejects it in one
 step, instead of waiting as a doubtful lease.
 """
 

@@ -3,7 +3,7 @@
 An empty field is either one the lease does not state (a residential lease gives no
 rentable area, a blank form no tenant) or one it states and extraction missed. The two look
 alike from the output, and only the second is a hole in a portfolio, so every unread field
-carries features a learned model (lease_parser.confidence, "not stated") weighs:
+carries features a learned model (lease_parser.scoring.confidence, "not stated") weighs:
 
 - ``shape_found``: the shape of a statement of it was seen (extraction/stated.py);
 - ``mentioned``, ``mentions``: whether the field's words occur in the main agreement at

@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from lease_parser.model import Allowance, NoticeWindow
-from lease_parser.normalization import (
+from lease_parser.scoring.normalization import (
     ALLOWANCE_FIELDS,
     DATE_FIELDS,
     DECIMAL_FIELDS,

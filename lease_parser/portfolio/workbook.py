@@ -35,10 +35,10 @@ from openpyxl.worksheet.hyperlink import Hyperlink
 
 from lease_parser.fields import FIELD_SPECS, SPECS
 from lease_parser.model import FIELD_NAMES
-from lease_parser.normalization import DATE_FIELDS, MONEY_FIELDS
 from lease_parser.portfolio.dates import CriticalDate, critical_dates
 from lease_parser.portfolio.display import as_date, as_decimal, display_value, shown
 from lease_parser.portfolio.terms import CurrentTerms, Term
+from lease_parser.scoring.normalization import DATE_FIELDS, MONEY_FIELDS
 
 if TYPE_CHECKING:  # a type only: the workbook is written from any lease's row and terms
     from lease_parser.store import LeaseRecord

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from lease_parser.model import FIELD_NAMES
-from lease_parser.normalization import INT_FIELDS, JSON_FIELDS
+from lease_parser.scoring.normalization import INT_FIELDS, JSON_FIELDS
 from lease_parser.store.database import (
     DocumentRow,
     DocumentState,

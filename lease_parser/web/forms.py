@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from lease_parser.model import FIELD_NAMES, Money
-from lease_parser.normalization import value_type
+from lease_parser.scoring.normalization import value_type
 from lease_parser.web.item_view import STEP_COLUMNS
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from lease_parser.decisions import FieldDecision
 from lease_parser.fields import HINTS, LABELS
 from lease_parser.model import FIELD_NAMES, Allowance, NoticeWindow
-from lease_parser.normalization import ALLOWANCE_FIELDS, MONEY_FIELDS
+from lease_parser.scoring.normalization import ALLOWANCE_FIELDS, MONEY_FIELDS
 from lease_parser.store import ReviewItem
 from lease_parser.viewer import Highlight, PageSize, Segment, Span, TextView
 

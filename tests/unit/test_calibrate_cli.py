@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from lease_parser.cli import cli
-from lease_parser.confidence import ConfidenceModel
+from lease_parser.scoring.confidence import ConfidenceModel
 from lease_parser.store import ReviewQueue, Store
 from tests.store_helpers import add_document, fields_json
 

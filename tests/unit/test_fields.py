@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lease_parser.confidence import FIELD_GROUPS, GROUPS
 from lease_parser.extraction.stated import SHAPES, UNSHAPED
 from lease_parser.fields import AMENDABLE, FIELD_SPECS, HINTS, LABELS, SPECS, markdown_table
 from lease_parser.model import CORE_FIELDS, FIELD_NAMES, LeaseAbstraction
-from lease_parser.normalization import MONEY_FIELDS, TEXT_FIELDS
 from lease_parser.portfolio.workbook import PORTFOLIO_FIELDS, PortfolioWorkbook
+from lease_parser.scoring.confidence import FIELD_GROUPS, GROUPS
+from lease_parser.scoring.normalization import MONEY_FIELDS, TEXT_FIELDS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

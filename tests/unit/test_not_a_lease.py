@@ -11,8 +11,8 @@ from fpdf import FPDF
 from lease_parser import metrics
 from lease_parser.abstract import abstract_document
 from lease_parser.errors import Reason, ReviewRefused
-from lease_parser.gate import route_after_normalization
 from lease_parser.model import DocumentKind, Field, LeaseAbstraction, Money, Route
+from lease_parser.scoring.gate import route_after_normalization
 from lease_parser.settings import load_settings
 from lease_parser.store import DocumentState, ReviewQueue, Store
 from tests.store_helpers import add_document

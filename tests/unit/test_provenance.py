@@ -33,9 +33,9 @@ from lease_parser.extraction.numbers import (
     words_to_int,
 )
 from lease_parser.extraction.term import DURATION, parse_duration
-from lease_parser.normalization import DATE_FIELDS, NOTICE_FIELDS
 from lease_parser.parsing import ParseLimits, parse_document
 from lease_parser.parsing.base import Document
+from lease_parser.scoring.normalization import DATE_FIELDS, NOTICE_FIELDS
 from tests.unit.parsing.conftest import CORPUS
 
 # Inferred, not read from one statement: the currency (the jurisdiction's signs), and an

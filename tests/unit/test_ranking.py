@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lease_parser.abstract import extract_stage, normalize_stage
-from lease_parser.confidence import ConfidenceModel, Logistic
+from lease_parser.scoring.confidence import ConfidenceModel, Logistic
 from tests.unit.extraction.lease_text import document
 
 # The preamble names one landlord, the particulars another: two candidates.

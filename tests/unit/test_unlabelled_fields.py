@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from lease_parser.confidence import default_model
 from lease_parser.extraction import extract_fields
 from lease_parser.extraction.base import RawField
-from lease_parser.gate import COMPLETENESS, route_after_normalization
 from lease_parser.model import CORE_FIELDS
-from lease_parser.normalization import normalize_fields
+from lease_parser.scoring.confidence import default_model
+from lease_parser.scoring.gate import COMPLETENESS, route_after_normalization
+from lease_parser.scoring.normalization import normalize_fields
 from tests.unit.extraction.lease_text import document
 
 GATE = 0.90

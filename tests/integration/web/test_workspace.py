@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, expect
 
 from lease_parser.local import WebServer
 from lease_parser.model import FieldProblem, ProblemKind
-from lease_parser.normalization import DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
+from lease_parser.scoring.normalization import DECIMAL_FIELDS, INT_FIELDS, MONEY_FIELDS
 from lease_parser.store import DocumentState, Outcome, ReviewQueue
 from tests.integration.web.conftest import (
     SCRIPT_TENANT,

@@ -57,7 +57,7 @@ def test_a_cue_without_weight_is_no_cue() -> None:
 def test_one_statement_is_evidence_not_a_confidence() -> None:
     raw = one(resolve("f", [cue("ACME LLC", "preamble", 0.72)], FLAT))
     assert raw.value == "ACME LLC"
-    assert raw.confidence == 0.0  # lease_parser.confidence sets it from the evidence
+    assert raw.confidence == 0.0  # lease_parser.scoring.confidence sets it from the evidence
     assert raw.evidence["statements"] == 1
     assert raw.evidence["kinds"] == 1
     assert raw.evidence["strong"] == 0

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from lease_parser.calibration import reviewed_examples
 from lease_parser.errors import ReviewRefused
+from lease_parser.scoring.calibration import reviewed_examples
 from lease_parser.store import (
     DocumentRow,
     DocumentState,

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from lease_parser.calibration import (
+from lease_parser.extraction.base import Alternative, RawField
+from lease_parser.scoring.calibration import (
     Example,
     fit_model,
     labelled_examples,
@@ -16,8 +17,7 @@ from lease_parser.calibration import (
     source_family,
     unread_examples,
 )
-from lease_parser.confidence import ConfidenceModel
-from lease_parser.extraction.base import Alternative, RawField
+from lease_parser.scoring.confidence import ConfidenceModel
 
 
 def _examples(documents: int = 12, seed: int = 7, families: int = 4) -> list[Example]:

@@ -11,7 +11,7 @@ A document is committed unread only when it is complete and nothing in it needs 
   annual), the deposit and the escalation (how the rent moves, ``none`` included) is read,
   with a probability of being right that clears the gate (``LEASE_CONFIDENCE_GATE``), or
   not read with a probability that the lease does not state it that clears the gate
-  (lease_parser.confidence, "not stated"). The parties are never
+  (lease_parser.scoring.confidence, "not stated"). The parties are never
   "not stated" in a lease: with either unread it goes to a person;
 - every other stated value of a field the model was calibrated on clears the gate;
 - no value is in doubt whatever its probability: a rival value the lease also states, a

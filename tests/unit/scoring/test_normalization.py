@@ -14,7 +14,7 @@ from lease_parser import model as model_module
 from lease_parser.abstract import Extraction, normalize_stage
 from lease_parser.extraction.base import RawField
 from lease_parser.model import DocumentKind, Field, LeaseAbstraction, Money, Route
-from lease_parser.normalization import (
+from lease_parser.scoring.normalization import (
     CHOICE_FIELDS,
     JSON_FIELDS,
     MONEY_FIELDS,

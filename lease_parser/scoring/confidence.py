@@ -16,7 +16,7 @@ labelled leases, each followed by a monotone calibration map, turn them into pro
 Of the values (or unread fields) a model gives 0.9, about nine in ten were right on leases
 from sources it was not fitted on: ``lease-parser eval`` checks that by cross-validation
 grouped by source. Nothing here is set by hand: ``lease-parser calibrate`` refits the
-parameters (lease_parser/calibration.py) and writes them to ``confidence_model.json`` in this
+parameters (scoring/calibration.py) and writes them to ``confidence_model.json`` in this
 package, a small file reviewed in git like code.
 
 A value that carries a doubt (a rival the lease states, a failed relation, a caveat) goes to
@@ -227,7 +227,7 @@ class ConfidenceModel:
 
 
 def model_path() -> Path:
-    return Path(str(resources.files("lease_parser").joinpath(MODEL_FILE)))
+    return Path(str(resources.files("lease_parser.scoring").joinpath(MODEL_FILE)))
 
 
 @lru_cache(maxsize=4)

@@ -25,7 +25,7 @@ deterministic: examples are sorted, the solver is deterministic, numbers are rou
 written.
 
 scikit-learn is needed only here (``pip install 'lease-parser[calibrate]'``); applying the
-model (lease_parser.confidence) needs nothing but the parameter file.
+model (lease_parser.scoring.confidence) needs nothing but the parameter file.
 """
 
 from __future__ import annotations
@@ -37,16 +37,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from lease_parser.comparison import values_match
-from lease_parser.confidence import (
+from lease_parser.errors import ConfigurationError
+from lease_parser.extraction.base import RawField
+from lease_parser.scoring.confidence import (
     ConfidenceModel,
     Logistic,
     doubted,
     feature_vector,
     unread_vector,
 )
-from lease_parser.errors import ConfigurationError
-from lease_parser.extraction.base import RawField
-from lease_parser.normalization import typed_value
+from lease_parser.scoring.normalization import typed_value
 
 # Inverse L2 strength, one per model. Chosen by grouped cross-validated log-loss on the dev
 # corpus: 0.3 for values (among 0.1, 0.3, 1), 3 for "not stated" (among 0.1 … 30; above 3 it
@@ -217,7 +217,7 @@ def _calibrated(
     examples: Sequence[Example], vectorize: Vectorize, strength: float, by_doubt: bool = False
 ) -> Logistic:
     """The regression on every example, and its calibration map from held-out sources;
-    ``by_doubt``: one map for doubted values and one for the rest (lease_parser.confidence)."""
+    ``by_doubt``: one map for doubted values and one for the rest (scoring/confidence.py)."""
     regression = _regression(examples, vectorize, strength)
     held = _held_out(examples, vectorize, strength)
     if not by_doubt:

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from lease_parser.errors import Reason
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
-from lease_parser.gate import (
+from lease_parser.model import FIELD_NAMES, DocumentKind, ProblemKind, Route
+from lease_parser.scoring.gate import (
     COMPLETENESS,
     RoutingDecision,
     route_after_normalization,
 )
-from lease_parser.model import FIELD_NAMES, DocumentKind, ProblemKind, Route
-from lease_parser.normalization import normalize_fields
+from lease_parser.scoring.normalization import normalize_fields
 
 GATE = 0.80
 SURE = 0.95

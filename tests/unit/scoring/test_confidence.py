@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from lease_parser.confidence import (
+from lease_parser.errors import ConfigurationError
+from lease_parser.extraction.base import RawField
+from lease_parser.scoring.confidence import (
     COUNT_CAP,
     ConfidenceModel,
     Logistic,
@@ -16,8 +18,6 @@ from lease_parser.confidence import (
     score_fields,
     vector_names,
 )
-from lease_parser.errors import ConfigurationError
-from lease_parser.extraction.base import RawField
 from lease_parser.settings import load_settings
 
 MODEL = ConfidenceModel(
