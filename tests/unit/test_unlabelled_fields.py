@@ -19,6 +19,7 @@ from lease_parser.scoring.confidence import default_model
 from lease_parser.scoring.gate import COMPLETENESS, route_after_normalization
 from lease_parser.scoring.normalization import normalize_fields
 from tests.unit.extraction.lease_text import document
+from tests.unit.scoring.test_gate_routing import BASE
 
 GATE = 0.90
 UNLABELLED = {
@@ -31,16 +32,8 @@ UNLABELLED = {
     "guarantor": "Bluefin Holdings, Inc.",
     "permitted_use": "general office purposes",
 }
-LEASE = {
-    "landlord": "Harbor Point Owner LLC",
-    "tenant": "Bluefin Analytics, Inc.",
-    "premises_address": "1200 Harbor Point Drive, Suite 400, Baltimore, Maryland 21230",
-    "lease_date": "2024-03-15",
-    "term_months": "63",
-    "base_rent_monthly": "24062.50",
-    "security_deposit": "48125.00",
-    "escalation": '{"kind": "none", "rate": null}',
-}
+# The complete, consistent lease the gate tests commit.
+LEASE = BASE
 
 
 def _route(values: dict[str, str | None], confidence: dict[str, float]) -> tuple[Any, ...]:
