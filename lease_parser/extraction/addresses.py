@@ -1,15 +1,15 @@
 """The shape of a postal address, wherever it is stated: street, unit, locality, postcode.
 
-A street is a number and a street name ("1144 Eastlake Avenue E", "475-477 Potrero
-Avenue", "1200 Highway 51"); an English address may name a street without a number when a
-postcode follows it ("Dansom Lane, Hull HU8 7DS"). What a lease states with the street
+A street is a number and a street name ("310 Ferry Street E", "112-114 Alder
+Avenue", "900 Route 9"); an English address may name a street without a number when a
+postcode follows it ("Mill Lane, Leeds LS2 7QT"). What a lease states with the street
 belongs to the address line: before it, a unit and a building in a comma-separated run
-("Apartment No. 755, 755 Dublin Drive", "Room A, Pavilion Court, 20 First Way", "Part 6th
-Floor, River Plate House, 7-11 Finsbury Circus", "85b on the first floor of 85 Park
+("Apartment No. 12, 40 Larch Drive", "Room C, Beacon Court, 14 Quay Way", "Part 3rd
+Floor, Lantern House, 2-4 Rowan Circus", "12b on the first floor of 12 Elm
 Drive"); after it, a suite or floor ("- Unit 6", ", 4th Floor", ", Level 5", "Suites 213
 and 214"), the city (abbreviations included: "Ft. Lauderdale", "St. Louis"), the state and
-the ZIP code, or an English or Canadian postcode after one to four localities ("Milton
-Park, Abingdon, Oxfordshire, OX14 4RY"; "Toronto, Ontario M5C 1B5"). ``street_key`` spells
+the ZIP code, or an English or Canadian postcode after one to four localities ("Kings
+Park, Wantage, Oxfordshire, OX12 9AA"; "Ottawa, Ontario K1P 5G4"). ``street_key`` spells
 a street one way, so that statements of one street group together. Whether an address is
 the premises is premises.py's question.
 """
@@ -75,8 +75,8 @@ FLOOR = (
     r"|\bLevel\s+\d{1,2}\b"
 )
 _UNIT_ID = r"(?:[A-Z0-9-]*\d[A-Z0-9-]*|[A-Z]{1,2})(?![\w'])"
-# "Suite 201", "Apt. 4B", "Apartment No. 755", "Unit C", "#755", "Suites 213 and 214",
-# "E104:RoomA" (a block's code, then the room).
+# "Suite 201", "Apt. 4B", "Apartment No. 12", "Unit C", "#12", "Suites 213 and 214",
+# "B210:RoomC" (a block's code, then the room).
 UNIT = (
     r"(?:(?:[A-Z]{0,3}\d{1,4}[A-Z]?\s*:\s*)?"
     r"(?:Suites?|Ste\.?|Units?|Rooms?|Apt\.?|Apartment|Flat|Studio|Lot|Space|Bldg\.?|Building)"
@@ -84,8 +84,8 @@ UNIT = (
     rf"(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)[A-Z0-9-]*\d[A-Z0-9-]*(?![\w']))*"
     rf"|\#\s*{_UNIT_ID})"
 )
-# A building's name: capitalised words ending in a building word ("Pavilion Court", "River
-# Plate House", "The Maylands Building").
+# A building's name: capitalised words ending in a building word ("Beacon Court", "Lantern
+# House", "The Harrow Building").
 _ROLE = r"(?:Landlord|Tenant|Lessor|Lessee|Sublandlord|Subtenant|Sublessor|Sublessee|Owner|Agent)"
 BUILDING_NAME = (
     rf"(?:The\s+)?(?:(?!{_ROLE})[A-Z][\w'&-]*\s+){{1,4}}"
@@ -146,7 +146,7 @@ _ABBREVIATIONS = {
 
 
 def street_key(line: str) -> str:
-    """The street part of an address line, spelled one way ("2430 North Halsted Street" and
+    """The street part of an address line, spelled one way ("1450 North Larch Street" and
     "2430 N. Halsted St." share a key)."""
     match = STREET.search(line) or NAMED_STREET.search(line)
     words = re.findall(r"[a-z0-9]+", (match.group(0) if match else line).lower())

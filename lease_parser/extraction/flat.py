@@ -1,7 +1,7 @@
 """One flat string for the whole document, with a map back to page offsets.
 
 Lease sentences run across line breaks, blank lines and page breaks, and typeset text puts
-stray spaces before commas ("BIRCH STREET , LLC"). Extractors read a flattened copy in
+stray spaces before commas ("ELM ROW , LLC"). Extractors read a flattened copy in
 which every whitespace run is one space, a space before ``,;:)`` is dropped, and bare
 page-number lines at the top or bottom of a page are skipped; any flat offset maps back
 to its page and offset, so a match is cited in the page's own text.

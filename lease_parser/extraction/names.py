@@ -1,7 +1,7 @@
 """Legal names of parties: where a name ends, what is not a name, when two are one party.
 
 Shared by the parties extractor; kept apart because the grammar of a legal name is its own
-problem: "COHEN BROTHERS, LLC d/b/a COHEN & COMPANY", "Smith, Jones & Partners LLP, a New
+problem: "HALE BROTHERS, LLC d/b/a HALE & COMPANY", "Smith, Jones & Partners LLP, a New
 York limited liability partnership", "ACME INC., JANE DOE" (a guarantor after the name).
 """
 
@@ -61,7 +61,7 @@ _ENDS_IN_LEGAL_FORM = re.compile(
 _SUFFIX_THEN_NUMBER = re.compile(r"(?i)\b(?:llc|inc|company|corporation|ltd|l\.p|corp)\.?(?=\s+\d)")
 # A legal form closes a name: what follows is another party (two columns of a signature
 # block read as one line: "ACME LLC BETA INC."), a sentence ("... LLC You've agreed") or,
-# after "of", an address ("Af-Sar Ltd. Of Rehov ..."). Words that continue a legal form
+# after "of", an address ("Ben-Or Ltd. Of Rehov ..."). Words that continue a legal form
 # ("Limited Partnership", "LLC Series A") do not.
 _CLOSING_FORM = re.compile(
     r"\b(?i:llc|l\.\s?l\.\s?c|inc|ltd|limited|l\.\s?p|lp|llp|plc|corp|corporation|pty\.?\s+ltd)\.?"

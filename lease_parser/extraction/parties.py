@@ -131,7 +131,7 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
 
     ``anchored``: the segment starts right after "between"/"and"/the previous marker. Without
     an anchor (no "between" in the preamble) only the capitalised run before the marker is
-    taken ("Dated: 20 JANE SERGI ("the Landlord")" -> "JANE SERGI").
+    taken ("Dated: 20 MARA LINDQVIST ("the Landlord")" -> "MARA LINDQVIST").
     """
     segment = text[start:end]
     second = list(_SECOND_PARTY.finditer(segment))
@@ -146,7 +146,7 @@ def _name_before(text: str, start: int, end: int, anchored: bool) -> tuple[int, 
     lead = _LEAD.match(text, start, end)
     start = lead.end() if lead else start
     if not anchored:
-        # "UNIVERSAL BIOSENSORS PTY LTD [ACN 098 234 309] ("the Tenant")": skip the bracket.
+        # "COASTAL SENSORS PTY LTD [ACN 012 345 678] ("the Tenant")": skip the bracket.
         bracket = re.search(r"\s*[\[(][^\[\]()]*[\])]\s*$", text[start:end])
         if bracket:
             end = start + bracket.start()
@@ -217,7 +217,7 @@ def _role_kind(role: str) -> str:
 
 def _preamble_cues(flat: FlatText, main: Agreement) -> tuple[list[RoleCue], bool, dict[str, str]]:
     """Names before role markers in the preamble; whether sub-roles are used; and the
-    trade names the preamble gives ("COHEN BROTHERS, LLC d/b/a COHEN & COMPANY")."""
+    trade names the preamble gives ("HALE BROTHERS, LLC d/b/a HALE & COMPANY")."""
     lo = main.opener_start
     hi = min(main.end, lo + _PREAMBLE_CHARS)
     stop = _PREAMBLE_END.search(flat.text, lo + 50, hi)
@@ -278,14 +278,14 @@ def _anchor(flat: FlatText, lo: int, hi: int, first_marker: int) -> re.Match[str
     return made_by or between
 
 
-# '("NAI")': a short name the preamble gives a party instead of its role.
+# '("DSI")': a short name the preamble gives a party instead of its role.
 _NICKNAME = re.compile(r"""\(\s*(?:the\s+)?["'](?P<nick>[A-Z][\w.&-]{1,20})\s*["']\s*\)""")
 _DEMISE = r"(?:(?:shall|does|will)\s+)?(?:hereby\s+)?(?:sub)?(?:leases?|demises?|lets?)\b"
 
 
 def _demise_cues(flat: FlatText, main: Agreement) -> list[RoleCue]:
-    """ "between BNP LEASING CORP ("BNPPLC") ... and NETWORK APPLIANCE, INC. ("NAI")" with no
-    role: the grant ("NAI does hereby LEASE, DEMISE and LET unto BNPPLC") says who lets the
+    """ "between HARBOR LEASING CORP ("HLC") ... and DELTA STORAGE, INC. ("DSI")" with no
+    role: the grant ("DSI does hereby LEASE, DEMISE and LET unto HLC") says who lets the
     premises to whom."""
     lo = main.opener_start
     hi = min(main.end, lo + _PREAMBLE_CHARS)
@@ -462,7 +462,7 @@ def _clean_label(flat: FlatText, found: Labelled, name: str) -> bool:
 
 def _particulars_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """Where a lease lists its parties in a table or its particulars without a colon: the
-    role on a line of its own above the name ("(Landlord)" / "Kelaty Propco Limited"), the
+    role on a line of its own above the name ("(Landlord)" / "Rowan Propco Limited"), the
     Land Registry's "LR3. Parties to this lease Landlord X Tenant Y", and a signature
     block's quoted heading ('"LANDLORD" ACME LLC, a ... By:')."""
     roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"

@@ -304,7 +304,7 @@ def _source(flat: FlatText, main: Agreement, address: Address) -> tuple[str, flo
 
 def _streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
     """Every numbered street in the agreement, and every English street without a number
-    that a postcode follows ("Dansom Lane, Hull HU8 7DS")."""
+    that a postcode follows ("Mill Lane, Leeds LS2 7QT")."""
     found = list(STREET.finditer(flat.text, main.start, main.end))
     for named in _named_streets(flat, main):
         tail = TAIL.match(flat.text, named.end())
@@ -318,7 +318,7 @@ def _streets(flat: FlatText, main: Agreement) -> list[re.Match[str]]:
 
 
 _POSTCODE = re.compile(rf"\b{UK_POSTCODE}\b")
-# A named street is at most this far before its postcode ("Dansom Lane, Hull HU8 7DS").
+# A named street is at most this far before its postcode ("Mill Lane, Leeds LS2 7QT").
 _NAMED_REACH = 120
 
 
@@ -352,7 +352,7 @@ def _disagreements(addresses: list[Address]) -> list[str]:
     out = []
     for index, name in enumerate(names):
         values = {part_key(part) for part in (a.parts[index] for a in addresses) if part}
-        # One statement naming more localities ("Milton Park, Abingdon") is no disagreement.
+        # One statement naming more localities ("Kings Park, Wantage") is no disagreement.
         if any(a not in b and b not in a for a in values for b in values):
             out.append(name)
     return out

@@ -30,7 +30,7 @@ _STREET_NUMBER = re.compile(r"(?<![\w$.,])\d{1,6}\s+[A-Z][a-z]")
 _CARE_OF = re.compile(r"(?i)\bc/o\b|\battn\b|\battention\b")
 # A trailing one- or two-letter abbreviation without its full stop: cut mid-name.
 _CUT_ABBREVIATION = re.compile(r"(?:^|[\s,])(?:[A-Z][a-z]?|Ft|St|Mt)$")
-# A house number: "200 Main", "4524-50th Street", "12A High Street" (not a postcode's digit).
+# A house number: "200 Main", "1210-40th Street", "12A High Street" (not a postcode's digit).
 _HOUSE_NUMBER = re.compile(r"(?:^|[\s,])\d{1,6}[A-Za-z]?(?:-\d+\w*)?\s+[A-Za-z0-9]")
 _PLACE_PARTS = re.compile(
     r"(?i),\s*[A-Z][\w .'-]+,?\s+(?:[A-Z]{2}\b|[A-Z][a-z]+)|\b\d{5}(?:-\d{4})?\b|"

@@ -366,7 +366,7 @@ def test_ocr_text_is_evidence_of_doubt() -> None:
         ("Acme Widgets", "Acme Gadgets", False),
         ("A Co, L.L.C. and B Co, L.L.C.", "B Co, L.L.C.", True),
         # One name typed twice, a slip in a long word: one party.
-        ("FUTURE CANADA CHINA ENVIORNMENT", "FUTURE CANADA CHINA ENVIRONMENT INC.", True),
+        ("PACIFIC RIM ENVIORNMENT", "PACIFIC RIM ENVIRONMENT INC.", True),
         ("Northwind Propertes LLC", "Northwind Properties LLC", False),  # a letter dropped
         ("Harbor Fund I LLC", "Harbor Fund II LLC", False),
         ("Harbor Fund IV LLC", "Harbor Fund VI LLC", False),
