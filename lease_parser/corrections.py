@@ -183,11 +183,20 @@ def apply_corrections(
         try:
             value = validate_correction(name, raw, currency)
         except InvalidCorrection as exc:
-            problems += exc.to_problems()
+            problems += _problems_of(exc)
             continue
         record[name] = {"from": new[name]["value"], "to": value}
         new[name].update(value=value, confidence=REVIEWED_CONFIDENCE)
     return new, record, problems
+
+
+def _problems_of(refused: InvalidCorrection) -> list[FieldProblem]:
+    """What the reviewer is shown of a refused value: each bad cell of a schedule, else the
+    field with what is wrong and what is expected."""
+    if refused.cells:
+        return list(refused.cells)
+    problem = f"{refused.problem}; expected {refused.expected}"
+    return [FieldProblem(field=refused.field, problem=problem)]
 
 
 def whole_value_problems(abstraction: LeaseAbstraction) -> list[FieldProblem]:

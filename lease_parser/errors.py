@@ -200,14 +200,6 @@ class InvalidCorrection(LeaseParserError, ValueError):
         self.expected = expected
         self.cells = list(cells or [])
 
-    def to_problems(self) -> list[FieldProblem]:
-        # Imported here: the model imports this module, and this one stays import-free.
-        from lease_parser.model import FieldProblem
-
-        if self.cells:
-            return list(self.cells)
-        return [FieldProblem(field=self.field, problem=f"{self.problem}; expected {self.expected}")]
-
 
 class UnlockRefused(LeaseParserError):
     """The document cannot be unlocked as asked (wrong state, wrong password); nothing changed."""
