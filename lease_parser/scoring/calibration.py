@@ -252,7 +252,7 @@ def fit_model(
     return ConfidenceModel(
         values=_calibrated(values, feature_vector, REGULARIZATION, by_doubt=True),
         fields=frozenset(e.field for e in values if e.source != "alternative"),
-        not_stated=_calibrated(unread, unread_vector, NOT_STATED_REGULARIZATION)
+        not_stated=_calibrated(unread, unread_vector, NOT_STATED_REGULARIZATION, by_doubt=True)
         if unread
         else None,
         not_stated_fields=frozenset(e.field for e in unread),

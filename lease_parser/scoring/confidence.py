@@ -58,12 +58,14 @@ _COUNTS = frozenset(
     {"statements", "kinds", "checks", "rival_statements", "relations_met", "relations_failed"}
 )
 # The features a doubt always sets (extraction/evidence.py ``Doubt``): a value with any of
-# them is a doubted value, calibrated on its own map.
-DOUBT_FEATURES = ("rival_statements", "relations_failed", "caveats")
+# them is a doubted value, calibrated on its own map; so is an unread field whose statement
+# was seen ("stated but not read": ``shape_found``).
+DOUBT_FEATURES = ("rival_statements", "relations_failed", "caveats", "shape_found")
 
 
 def doubted(evidence: Mapping[str, float]) -> bool:
-    """Whether a value's evidence carries a doubt: a rival, a failed relation, a caveat."""
+    """Whether the evidence carries a doubt: a rival, a failed relation, a caveat, or (for an
+    unread field) a statement of it seen and not read."""
     return any(evidence.get(f, 0.0) > 0 for f in DOUBT_FEATURES)
 
 
@@ -197,7 +199,7 @@ class ConfidenceModel:
         0 where the model has no labelled examples of the field."""
         if self.not_stated is None or name not in self.not_stated_fields:
             return 0.0
-        return self.not_stated.probability(unread_vector(name, evidence))
+        return self.not_stated.probability(unread_vector(name, evidence), doubted(evidence))
 
     def to_json(self) -> dict[str, Any]:
         return {

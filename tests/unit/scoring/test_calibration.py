@@ -129,6 +129,28 @@ def test_doubted_values_are_calibrated_on_their_own() -> None:
     )
 
 
+def test_an_unread_field_whose_statement_was_seen_is_calibrated_on_its_own() -> None:
+    # Unread fields with the shape of a statement seen (flagged "stated but not read") are
+    # mostly stated: they have their own map, as doubted values do.
+    examples = [
+        Example(
+            f"src{d % 4}_doc-{d}", "security_deposit", {"shape_found": 1.0}, d % 5 == 0, "unread"
+        )
+        for d in range(40)
+    ] + [
+        Example(
+            f"src{d % 4}_doc-{d}", "security_deposit", {"mentioned": 1.0}, d % 10 != 0, "unread"
+        )
+        for d in range(40)
+    ]
+    model = fit_model(examples)
+    assert model.not_stated is not None
+    assert model.not_stated.doubted_calibration
+    flagged = model.probability_not_stated("security_deposit", {"shape_found": 1.0})
+    plain = model.probability_not_stated("security_deposit", {"mentioned": 1.0})
+    assert flagged < 0.5 < plain
+
+
 def test_each_source_is_scored_by_a_model_fitted_without_any_of_its_documents() -> None:
     examples = _examples(documents=8, families=4)
     held = out_of_fold(examples)
