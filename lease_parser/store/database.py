@@ -30,7 +30,7 @@ start-up, so a deploy never depends on a separate migration step running first.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -276,6 +276,29 @@ class ReviewDecisionRow(Base):
     value: Mapped[Any] = mapped_column(JSON, nullable=True)
     reviewer: Mapped[str] = mapped_column(String(128))
     decided_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def decision_rows(
+    doc_hash: str,
+    review_since: dt.datetime,
+    decided: Mapping[str, tuple[Any, Any]],
+    reviewer: str,
+    now: dt.datetime,
+) -> list[ReviewDecisionRow]:
+    """One row per field decided (``{field: (DecisionKind, value)}``): review and revision
+    record decisions the same way."""
+    return [
+        ReviewDecisionRow(
+            doc_hash=doc_hash,
+            review_since=review_since,
+            field=name,
+            decision=kind.value,
+            value=value,
+            reviewer=reviewer,
+            decided_at=now,
+        )
+        for name, (kind, value) in decided.items()
+    ]
 
 
 def stands_for_content(row: DocumentRow) -> bool:

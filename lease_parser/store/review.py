@@ -58,6 +58,7 @@ from lease_parser.store.database import (
     ReviewDecisionRow,
     Store,
     as_utc,
+    decision_rows,
     utcnow,
 )
 
@@ -398,18 +399,7 @@ class ReviewQueue:
                         ReviewDecisionRow.field.in_(list(decided)),
                     )
                 )
-                s.add_all(
-                    ReviewDecisionRow(
-                        doc_hash=item.doc_hash,
-                        review_since=item.since,
-                        field=name,
-                        decision=kind.value,
-                        value=value,
-                        reviewer=reviewer,
-                        decided_at=now,
-                    )
-                    for name, (kind, value) in decided.items()
-                )
+                s.add_all(decision_rows(item.doc_hash, item.since, decided, reviewer, now))
         if not renewed:
             self._refuse(item.doc_hash, reviewer)
         return self.item(item.doc_hash)

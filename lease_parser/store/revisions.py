@@ -36,9 +36,9 @@ from lease_parser.store.database import (
     DocumentRow,
     DocumentState,
     EventRow,
-    ReviewDecisionRow,
     Store,
     as_utc,
+    decision_rows,
     utcnow,
 )
 from lease_parser.store.export import sources_of
@@ -161,18 +161,7 @@ class Revisions:
             if won:
                 detail = {"changes": changed, **({"note": note} if note else {})}
                 s.add(_event(row.doc_hash, REVISED, reviewer, now, detail))
-                s.add_all(
-                    ReviewDecisionRow(
-                        doc_hash=row.doc_hash,
-                        review_since=now,
-                        field=name,
-                        decision=kind.value,
-                        value=value,
-                        reviewer=reviewer,
-                        decided_at=now,
-                    )
-                    for name, (kind, value) in decided.items()
-                )
+                s.add_all(decision_rows(row.doc_hash, now, decided, reviewer, now))
         if not won:
             raise ReviewRefused(_changed_since(row.doc_hash), doc_hash=row.doc_hash)
         return self._committed(row.doc_hash)
