@@ -475,17 +475,23 @@ def _with_postcode(flat: FlatText, address: Address) -> Address:
 
 
 def _postcode_stated_elsewhere(flat: FlatText, line: str) -> tuple[str, int, int] | None:
-    """A postcode the lease states with the same street elsewhere, and where."""
-    key = street_key(line)
-    for street in STREET.finditer(flat.text):
-        if street_key(street.group(0)) != key:
-            continue
-        tail = TAIL.match(flat.text, street.end())
-        _, _, postcode = _tail_parts(tail)
-        if tail is not None and postcode:
-            start, end = tail.span("postcode" if tail.group("postcode") else "zip")
-            return postcode, start, end
-    return None
+    """A postcode the lease states with the same street elsewhere, and where (the whole
+    text's streets and their postcodes are read once per document)."""
+    return _postcodes_by_street(flat).get(street_key(line))
+
+
+def _postcodes_by_street(flat: FlatText) -> dict[str, tuple[str, int, int]]:
+    def compute() -> dict[str, tuple[str, int, int]]:
+        found: dict[str, tuple[str, int, int]] = {}
+        for street in STREET.finditer(flat.text):
+            tail = TAIL.match(flat.text, street.end())
+            _, _, postcode = _tail_parts(tail)
+            if tail is not None and postcode:
+                start, end = tail.span("postcode" if tail.group("postcode") else "zip")
+                found.setdefault(street_key(street.group(0)), (postcode, start, end))
+        return found
+
+    return flat.shared("postcodes by street", compute)
 
 
 def _part_of_a_floor(flat: FlatText, address: Address) -> bool:
