@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from lease_parser.scoring.calibration import Example
 
 # Bump when the parse output changes shape or content, so old cache entries are ignored.
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"
 # Gates the cross-validated curve is reported at (the default gate is chosen from it).
 CURVE_GATES = (0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 

@@ -1,7 +1,8 @@
 """PDF text via pypdfium2 (about 1 ms a page, against ~84 ms for pdfplumber's extract_text).
 
 Per page, from pdfium alone: the text (reordered column by column when the page is set in
-newspaper columns, parsing/layout.py), the text-layer quality and the OCR decision
+newspaper columns, parsing/layout.py; with each value in its blank when a form was filled
+in after it was written, parsing/blanks.py), the text-layer quality and the OCR decision
 (parsing/quality.py), and the vector/image statistics that say whether the page could hold
 a ruled table. Only those pages, and pages naming a rent schedule, pay for table finding
 (parsing/tables.py).
@@ -30,6 +31,7 @@ from PIL import Image
 
 from lease_parser.errors import CorruptDocument, EmptyDocument, EncryptedDocument, TooManyPages
 from lease_parser.parsing.base import Document, Page, PageSource, ParseLimits, SourceFormat, Table
+from lease_parser.parsing.blanks import filled_blanks
 from lease_parser.parsing.layout import Rect, column_regions
 from lease_parser.parsing.quality import measure_text, ocr_reason
 from lease_parser.parsing.tables import (
@@ -163,8 +165,71 @@ def read_page_text(textpage: pdfium.PdfTextPage) -> tuple[str, bool, list[Rect]]
     rects: list[Rect] = [textpage.get_rect(i) for i in range(textpage.count_rects())]
     regions = column_regions(rects)
     if regions is None:
-        return textpage.get_text_range(), False, rects
+        everything = textpage.get_text_range()
+        order = filled_in_order(textpage, rects, everything)
+        return (everything if order is None else in_order(everything, order)), False, rects
     return "\n".join(textpage.get_text_bounded(*r) for r in regions), True, rects
+
+
+def in_order(text: str, order: list[int]) -> str:
+    """``text``'s characters in ``order`` (indices; -1 is a space put in)."""
+    return "".join(text[i] if i >= 0 else " " for i in order)
+
+
+def _inside(x: float, y: float, r: Rect) -> bool:
+    return r[0] - 0.5 <= x <= r[2] + 0.5 and r[1] - 0.5 <= y <= r[3] + 0.5
+
+
+def _chars_of_runs(textpage: pdfium.PdfTextPage, rects: list[Rect], count: int) -> list[list[int]]:
+    """Each run's character indices: pdfium cuts runs from the characters in order, so each
+    character belongs to the run its box lies in, or (a space or a line break pdfium put
+    in, with no box) to the run before it."""
+    runs: list[list[int]] = [[] for _ in rects]
+    at = 0
+    for index in range(count):
+        left, bottom, right, top = textpage.get_charbox(index)
+        if right > left or top > bottom:
+            x, y = (left + right) / 2, (bottom + top) / 2
+            ahead = range(at, min(at + 3, len(rects)))
+            at = next((k for k in ahead if _inside(x, y, rects[k])), at)
+        runs[at].append(index)
+    return runs
+
+
+def filled_in_order(textpage: pdfium.PdfTextPage, rects: list[Rect], text: str) -> list[int] | None:
+    """The page's character indices in reading order when its blanks were filled in after
+    it was written (parsing/blanks.py), each value put after the words before its blank;
+    -1 is a space put between them. ``None``: pdfium's order (``text``) is right."""
+    fills = filled_blanks(rects)
+    if fills is None or len(text) != textpage.count_chars():
+        return None  # (one index per character is what the workspace's boxes rely on)
+    chars = _chars_of_runs(textpage, rects, len(text))
+    following: dict[int, list[int]] = {}
+    for run, anchor in sorted(fills.items(), key=lambda item: rects[item[0]][0]):
+        following.setdefault(anchor, []).append(run)
+    order: list[int] = []
+    # Depth first, without recursion (a hostile page may chain thousands of runs): a run's
+    # words up to its line break, then each run filled in after it, then the line break.
+    stack: list[tuple[int, bool] | list[int]] = [
+        (run, False) for run in reversed(range(len(rects))) if run not in fills
+    ]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            order.extend(item)
+            continue
+        run, filled = item
+        indices = chars[run]
+        end = len(indices)
+        while end and text[indices[end - 1]].isspace():
+            end -= 1  # what fills the blank goes before the line break that ends the run
+        order.extend(indices[:end])
+        if not filled:
+            stack.append(indices[end:])
+        for fill in reversed(following.get(run, ())):
+            stack.append((fill, True))
+            stack.append([-1])
+    return order
 
 
 def _read_page(pdf: pdfium.PdfDocument, index: int) -> _PageRead:

@@ -15,7 +15,13 @@ from PIL import Image
 
 from lease_parser.parsing.base import Page, PageSource
 from lease_parser.parsing.layout import column_regions
-from lease_parser.parsing.pdf import _render_scale, open_pdf, read_page_text
+from lease_parser.parsing.pdf import (
+    _render_scale,
+    filled_in_order,
+    in_order,
+    open_pdf,
+    read_page_text,
+)
 from lease_parser.parsing.text import align_offsets, normalize_text
 from lease_parser.viewer.base import Box, Highlight, PageSize, Span, line_boxes
 from lease_parser.viewer.scan import jpeg, rotate_upright, word_highlight
@@ -131,12 +137,16 @@ def _text_layer_highlights(
 
 def _chars_in_reading_order(textpage: pdfium.PdfTextPage) -> tuple[str, list[int]]:
     """The page's characters in the order parsing read them, with each one's pdfium index
-    (-1 for the line break put between two columns' regions)."""
+    (-1 for the line break put between two columns' regions, or the space before a value
+    filled into a blank)."""
     everything = textpage.get_text_range()  # one character per pdfium index
     rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
     regions = column_regions(rects)
     if regions is None:
-        return everything, list(range(len(everything)))
+        filled = filled_in_order(textpage, rects, everything)
+        if filled is None:
+            return everything, list(range(len(everything)))
+        return in_order(everything, filled), filled
     centres = [_centre(textpage.get_charbox(i)) for i in range(len(everything))]
     chars: list[str] = []
     order: list[int] = []

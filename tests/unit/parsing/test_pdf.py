@@ -44,6 +44,17 @@ def test_row_major_two_column_page_is_reordered_into_columns(limits: ParseLimits
     assert text.index("alterations without the written consent") < text.index("Tenant shall carry")
 
 
+def test_values_filled_into_a_form_are_read_in_their_blanks(limits: ParseLimits) -> None:
+    # An e-signature service prints the values typed into a form after the whole form:
+    # pdfium alone reads "Apartment No. , at" and, at the page's end, "755 … 755 Dublin".
+    page = parse_pdf(fixture_bytes("filled_form.pdf"), limits).pages[0]
+    assert "Date of Lease Contract: April 13, 2023\n" in page.text
+    assert "signing the Lease Contract): Kimberly Barnes\nand us, the owner: Hamilton" in page.text
+    assert "Apartment No. 755 , at 755 Dublin Drive\n" in page.text
+    assert "(city), Indiana, 46064 (zip code)" in page.text
+    assert page.text.rstrip().endswith("Document ID: 368488933")  # the stamp stays last
+
+
 def test_label_value_summary_is_read_row_by_row(limits: ParseLimits) -> None:
     page = parse_pdf(fixture_bytes("two_columns.pdf"), limits).pages[2]
     assert "Landlord: Harbor Point Holdings LLC\nTenant: Blue Finch Bakery Inc" in page.text

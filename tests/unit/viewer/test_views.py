@@ -71,6 +71,23 @@ def test_pdf_citations_are_boxed_on_the_characters_they_cite(path: Path) -> None
         assert _squash(under) == _squash(cited), name
 
 
+def test_values_filled_into_a_form_are_boxed_where_they_were_typed() -> None:
+    """The page read with each value in its blank (parsing/layout.py) still maps each
+    character back to pdfium's, so a value cited there is boxed on the page."""
+    path = FIXTURES / "filled_form.pdf"
+    data = path.read_bytes()
+    text = parse_stage(data, Settings()).pages[0].text
+    spans = [
+        Span(1, at, at + len(value))
+        for value in ("Kimberly Barnes", "755 Dublin Drive", "Date of Lease Contract: April")
+        for at in [text.index(value)]
+    ]
+    page = pdfium.PdfDocument(data)[0]
+    for span, highlight in zip(spans, PdfView(data).highlights(spans), strict=True):
+        under = "".join(_text_under(page, box) for box in highlight.boxes)
+        assert _squash(under) == _squash(text[span.start : span.end])
+
+
 def _text_under(page: pdfium.PdfPage, box: tuple[float, float, float, float]) -> str:
     """pdfium's own text inside a box (fractions of the page, origin top-left)."""
     x0, y0, x1, y1 = page.get_bbox()
