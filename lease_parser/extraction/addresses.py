@@ -92,22 +92,27 @@ BUILDING_NAME = (
     r"(?:House|Court|Building|Tower|Towers|Centre|Center|Plaza|Hall|Lodge|Mansions|Apartments|"
     r"Residences?|Chambers|Exchange)\b"
 )
+# A form's caption under the blank a part was typed into: "755 Dublin Drive (street
+# address) in Pendleton (city), Indiana, 46064 (zip code)".
+_CAPTION = r"(?:\s*\((?:street\s+)?address\)|\s*\((?:city|state|county|zip(?:\s+code)?)\))?"
 TAIL = re.compile(
-    rf"""(?P<suite>(?:(?:,?\s*|\s+-\s+)(?:{UNIT}|{FLOOR})){{0,2}})
+    rf"""(?P<suite>(?:(?:,?\s*|\s+-\s+)(?:{UNIT}|{FLOOR})){{0,2}}){_CAPTION}
     (?:
       (?P<localities>,?\s*{_CITY}(?:,?\s+{_CITY}){{0,3}}),?\s+(?P<postcode>{UK_POSTCODE})(?![\w])
     |
       (?:,?\s*(?:in\s+(?:the\s+)?)?(?:City\s+of\s+|Town(?:ship)?\s+of\s+)?(?P<city>{_CITY}))?
+      {_CAPTION}
       (?P<county>,?\s*(?:County\s+of\s+[A-Z][a-z]+|[A-Z][a-z]+\s+County))?
       (?:,?\s*(?:(?:State|Commonwealth|Province)\s+of\s+)?(?P<state>(?:{STATES}))\b\.?)?
-      (?:,?\s*(?P<zip>\d{{5}}(?:-\d{{4}})?|\d{{4}}|{CA_POSTCODE})(?![\w]))?
+      {_CAPTION}
+      (?:,?\s*(?P<zip>\d{{5}}(?:-\d{{4}})?|\d{{4}}|{CA_POSTCODE})(?![\w]){_CAPTION})?
     )""",
     re.VERBOSE,
 )
 # What may precede a street in its address line: a unit, a floor or a building, joined to
 # the next part by a comma or by "on the ... floor of".
 _PREFIX_PART = rf"(?<![\w'])(?:{UNIT}|{FLOOR}|{BUILDING_NAME}|\d{{1,4}}[A-Za-z](?![\w]))"
-_PREFIX_JOIN = r"(?:\s*,\s*|\s+(?:on|of|at|in)\s+(?:the\s+)?)"
+_PREFIX_JOIN = r"(?:\s*,\s*(?:at\s+)?|\s+(?:on|of|at|in)\s+(?:the\s+)?)"
 PREFIX = re.compile(rf"(?:{_PREFIX_PART}{_PREFIX_JOIN}){{1,3}}$")
 _PREFIX_WINDOW = 90
 

@@ -66,8 +66,11 @@ _LANDLORDS_NOTICE = re.compile(
 # ("the right to take ownership of the furniture ... not less than 90 days' notice").
 _OTHER_RIGHT = re.compile(r"(?i)\b(?:right|option)\s+to\s+(?!renew|extend|exercise)\w+")
 _LANDLORD_REACH = 200
+# "a break clause", "the right to terminate", and a residential lease's buy-out ("the right
+# to buy out of your Lease Contract early": the tenant's early termination, for a fee).
 _BREAK = re.compile(
     r"(?i)\bbreak\b|\b(?:option|right)\s+to\s+terminate\b|\btermination\s+option\b|"
+    r"\bbuy[\s-]?out\b|"
     r"\bearly\s+termination\s+(?:option|right)\b|"
     r"\b(?:tenant|lessee)\s+(?:may|shall\s+have\s+(?:the|a)\s+(?:one[\s-]time\s+)?right\s+to)\s+"
     r"(?:give\s+(?:written\s+)?notice\s+to\s+)?terminate\s+(?:this|the)\s+"

@@ -374,10 +374,12 @@ def _cover_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
 def _label_cues(flat: FlatText, main: Agreement, sub: bool) -> list[RoleCue]:
     """ "Landlord: ACME LLC" on a summary page; the same form in a signature block."""
     roles = (SUB_LANDLORD + "|" + SUB_TENANT) if sub else f"{LANDLORD_WORDS}|{TENANT_WORDS}"
-    # "Landlord:", "1.1 Landlord.", "Landlord's name:", "Name of Landlord:", "Tenant Name(s):"
+    # "Landlord:", "1.1 Landlord.", "Landlord's name:", "Name of Landlord:", "Tenant Name(s):",
+    # "resident(s) (list all people signing the Lease Contract):"
     label = re.compile(
         rf"(?i)(?<![\w'/])(?:\d+(?:\.\d+)*\.?\s+)?(?:name\s+of\s+(?:the\s+)?)?(?P<role>{roles})"
-        r"(?:['’]s)?(?:\s+(?:full\s+|legal\s+)?names?(?:\s*\(s\))?)?(?=\s*[:.])"
+        r"(?:['’]s)?(?:\s+(?:full\s+|legal\s+)?names?(?:\s*\(s\))?)?"
+        r"(?:\s*\((?:list|names?|print)\b[^()]{0,60}\))?(?=\s*[:.])"
     )
     cues: list[RoleCue] = []
     for found in labelled_values(flat, label, (main.start, main.end)):

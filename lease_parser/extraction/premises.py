@@ -114,6 +114,10 @@ _LABEL_BEFORE = re.compile(
     r"\blocation)\b[^.:]{0,60}[:.]\s*(?:[^.:]{0,80})?$"
 )
 _DEFINITION_BEFORE = re.compile(r'(?i)"(?:building|premises|property|project)"\s+(?:shall\s+)?mean')
+# '... Pendleton, Indiana 46064 (the "apartment" or the "premises")': the address defined.
+_DEFINED_AFTER = re.compile(
+    r'(?i)\s*,?\s*\((?:the\s+|herein\s+)?"(?:premises|apartment|property|unit|dwelling|house)"'
+)
 
 CLAUSE = 0.6
 # A clean premises statement (see _clean_statement): a strong cue on its own.
@@ -288,7 +292,7 @@ def _source(flat: FlatText, main: Agreement, address: Address) -> tuple[str, flo
         return None
     if _ON_FLOOR_OF.search(flat.text, start, address.street_start):
         return "premises clause", CLAUSE
-    if _DEFINITION_BEFORE.search(context):
+    if _DEFINITION_BEFORE.search(context) or _DEFINED_AFTER.match(flat.text, end):
         return "definition", DEFINITION
     label = _LINE_LABEL.search(near)
     if label and flat.starts_line(start - len(near) + label.start()):

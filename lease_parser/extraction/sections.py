@@ -285,6 +285,10 @@ def _next_label(flat: FlatText, value: str, offset: int) -> int | None:
 
 
 def _label_start(value: str, colon: int) -> int:
+    # A label's own note is part of it: "Residents (list all residents):".
+    note = re.search(r"\s*\([^()]*\)\s*$", value[:colon])
+    if note is not None:
+        colon = note.start()
     words = list(re.finditer(r"[\w'’&/-]+\.?", value[:colon]))
     if not words:
         return colon
@@ -315,6 +319,8 @@ _SUFFIX_WORD = re.compile(
     r"(?i)inc|llc|l\.l\.c|lp|l\.p|llp|ltd|corp|corporation|company|co|plc|trust|n\.a"
 )
 _COLON = re.compile(r":(?!\d)")
-_LINE_LABEL = re.compile(r"[A-Z0-9(][\w'’.()]*(?:\s+[\w'’]+){0,4}\s*[:.](?!\d)")
+_LINE_LABEL = re.compile(
+    r"[A-Z0-9(][\w'’.()]*(?:\s+[\w'’]+){0,4}(?:\s*\([^()\n]{0,60}\))?\s*[:.](?!\d)"
+)
 # Numbered or lettered headings: "1.3 Building.", "(c) Basic Terms".
 _HEADING = re.compile(r"\s(?:\d+(?:\.\d+)+\s+[A-Z]|\([a-z]\)\s+[A-Z])")

@@ -124,8 +124,11 @@ _START_LABEL = re.compile(
     r"(?i)(?<!rent\s)(?<![\w'])(?:(?:sub)?lease\s+)?commencement\.?\s+date\s*:\s*"
     rf"{_SUBJECT_TO}$"
 )
+# "ending at 11:59 p.m. on October 31, 2028", "ends at 11:59 p.m. the 15th day of June".
 _END = re.compile(
-    r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+"
+    r"(?i)\b(?:end\w*|expir\w*|terminat\w*)[\s.,']+"
+    r"(?:at\s+\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\.?\s+(?:on\s+)?|"
+    r"(?:at\s+[^;]{0,30}?\s+)?(?:on|at\s+midnight\s+on)\s+)"
     r"(?:the\s+)?(?:last\s+day\s+of\s+)?$|\b(?:ending|expiring)\s+$|\b(?:extended|continue\s+on)\b[^.;]{0,50}?\b(?:through|until|to)\s+"
     r"(?:[^.;]{0,40}?\s+of\s+)?$|\bto\s+and\s+including\s+$"
 )

@@ -10,7 +10,7 @@ from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.names import legal_name, same_party
 from lease_parser.extraction.parties import extract_parties
-from tests.unit.extraction.lease_text import by_name, document
+from tests.unit.extraction.lease_text import APARTMENT_FORM, by_name, document
 
 FILLER = " The parties agree to the terms below." * 40
 
@@ -728,3 +728,13 @@ def test_form_fields_filled_in_name_the_parties(text: str, landlord: str, tenant
     found = parties(text + FILLER)
     assert found["landlord"].value == landlord
     assert found["tenant"].value == tenant
+
+
+def test_a_filled_in_form_names_its_parties_after_the_labels_notes() -> None:
+    found = parties(APARTMENT_FORM + FILLER)
+    assert found["tenant"].value == "Dana Whitfield"
+    assert found["landlord"].value == "Larkspur Commons Apartments"
+    # An addendum's "Owner's name: … / Residents (list all residents): …" is no rival.
+    addendum = "Owner's name: Larkspur Commons Apartments\nResidents (list all residents): Dana"
+    found = parties(APARTMENT_FORM + FILLER, addendum + " Whitfield" + FILLER)
+    assert not found["landlord"].doubts

@@ -7,7 +7,7 @@ import pytest
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.premises import STREET, extract_premises, street_key
-from tests.unit.extraction.lease_text import document
+from tests.unit.extraction.lease_text import APARTMENT_FORM, document
 
 FILLER = " The parties agree to the terms below." * 40
 PREAMBLE = (
@@ -461,3 +461,10 @@ def test_another_street_s_postcode_is_not_the_premises() -> None:
     )
     notices = "Notices to Tenant: 88 Birch Road, Easton, PA 18045." + FILLER
     assert "18045" not in read(clause, notices).value
+
+
+def test_a_filled_in_form_states_the_premises_with_captions_under_its_parts() -> None:
+    assert (
+        premises(APARTMENT_FORM + FILLER)
+        == "Apartment No. 12, 480 Meadow Lane, Fairview, Indiana 46012"
+    )

@@ -97,3 +97,14 @@ def test_labelled_values_on_one_line_stop_at_a_short_label() -> None:
     label = re.compile(r"(?i)\blandlord(?=\s*:)")
     (found,) = labelled_values(flat, label, (0, len(flat.text)))
     assert found.value == "Acme Holdings, LLC"
+
+
+def test_a_label_with_a_note_is_cut_before_its_word() -> None:
+    """ "Residents (list all residents):" is a label, note and all, not a name's last word."""
+    label = re.compile(r"(?i)\bowner's\s+name(?=\s*:)")
+    for text in (
+        "Owner's name: Harbor Point Apartments Residents (list all residents): Kim Roe",
+        "Owner's name: Harbor Point Apartments\nResidents (list all residents): Kim Roe",
+    ):
+        (found,) = labelled_values(flat_text(document(text)), label, (0, len(text)))
+        assert found.value == "Harbor Point Apartments"

@@ -8,7 +8,7 @@ from lease_parser.extraction import extract_fields
 from lease_parser.extraction.base import RawField
 from lease_parser.extraction.evidence import Doubt
 from lease_parser.extraction.term import DURATION, extract_term, parse_duration
-from tests.unit.extraction.lease_text import by_name, document
+from tests.unit.extraction.lease_text import APARTMENT_FORM, by_name, document
 
 FILLER = " The parties agree to the terms below." * 40
 PREAMBLE = (
@@ -338,3 +338,9 @@ def test_a_date_the_lease_may_end_early_is_no_expiration(clause: str) -> None:
 )
 def test_a_labelled_lease_period_is_the_term(clause: str, months: int) -> None:
     assert term(clause)["term_months"].value == str(months)
+
+
+def test_a_term_ending_at_a_time_of_day_ends_on_the_date_after_it() -> None:
+    found = all_fields(APARTMENT_FORM)
+    assert found["commencement_date"].value == "2023-07-01"
+    assert found["expiration_date"].value == "2024-06-30"
