@@ -100,6 +100,16 @@ def test_a_break_option_is_read_with_its_notice() -> None:
     assert read["termination_notice"] == window((9, "months"))
 
 
+def test_a_residential_buy_out_is_the_tenants_break_option() -> None:
+    text = (
+        "The purpose of this Buy-Out Agreement is to give you the right to buy out of your "
+        "Lease Contract early. You may buy out of the Lease Contract prior to the end of the "
+        "lease term if (a) you give us written notice of buy-out at least 60 days prior to the "
+        "new termination date; and (b) you pay us a buy-out fee of $2,400.00."
+    )
+    assert fields(text)["termination_notice"] == window((60, "days"))
+
+
 def test_a_termination_as_of_a_date_is_a_break_option() -> None:
     text = (
         "Tenant may give written notice to terminate this Lease as of August 31, 2026 by giving "
