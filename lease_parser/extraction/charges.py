@@ -42,6 +42,14 @@ _AGGREGATE = re.compile(
     r"\btogether\s+with\b"
 )
 _ESTIMATE = re.compile(r"(?i)\bestimat\w*")
+# "the monthly payment on account of such expenses is as follows: Council Rates: $4,333.50
+# ... Insurance: $1,174.40 / $10,424.90 being monthly payments of: $868.74": an itemised
+# estimate's monthly instalment, whatever item was named last.
+_INSTALMENT = re.compile(
+    r"(?i)\bmonthly\s+(?:payments?|instal(?:l)?ments?)\s+(?:of|on\s+account\s+of)\s*:?\s*\$?\s*$"
+)
+_EXPENSES = re.compile(rf"(?i){_CAM}|\boutgoings\b|\bservice\s+charges?\b|\bexpenses\b")
+_ITEMS_REACH = 600  # characters back to where the list's expenses are named
 _MONTHLY = re.compile(r"(?i)\bmonthly\b|\beach\s+month\b|\bper\s+month\b")
 # "Tenant's Proportionate Share", "TENANTS PRO RATA SHARE", "Tenant's Share", "Tenant's
 # Percentage", "Tenant's proportion of Building Outgoings".
@@ -95,7 +103,10 @@ def cam_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
             continue
         label = nearest_label(lead, _LABEL)
         named = named_after(tail, _CAM)
-        if not ((label is not None and label.group("cam")) or named):
+        instalment = _INSTALMENT.search(lead) is not None and (
+            _EXPENSES.search(text, max(lo, start - _ITEMS_REACH), start) is not None
+        )
+        if not ((label is not None and label.group("cam")) or named or instalment):
             continue
         monthly = raw.per is Per.MONTH or (raw.per is Per.NONE and _MONTHLY.search(lead))
         if not monthly or raw.amount <= 0:

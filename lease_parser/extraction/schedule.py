@@ -32,6 +32,7 @@ from lease_parser.extraction.flat import FlatText
 from lease_parser.extraction.money import Per
 from lease_parser.extraction.numbers import COUNT, parse_count
 from lease_parser.extraction.rent_table import (
+    EXACT_DOLLARS,
     RATE_RATIO,
     Amount,
     RentTable,
@@ -253,6 +254,7 @@ def schedule_steps(table: RentTable, areas: list[Decimal], text: str) -> list[di
     stating only its start ends the day before the next row starts."""
     steps: list[dict[str, Any]] = []
     template = first_scheduled(table, areas)
+    last: tuple[Row, list[dict[str, Any]]] | None = None
     for row in table.rows:
         if not row.amounts:
             continue  # a label with no amount states no step (and has no cells to read)
@@ -260,13 +262,34 @@ def schedule_steps(table: RentTable, areas: list[Decimal], text: str) -> list[di
         label_start = row.markers[-1].start() if row.markers else row.amounts[0].start
         if _EXTENSION_ROW.search(text[label_start : row.amounts[0].start]):
             continue
-        steps.extend(_row_steps(row, table, areas, template))
+        last = (row, _row_steps(row, table, areas, template))
+        steps.extend(last[1])
+    if last is not None and len(last[1]) == 1:
+        _partial_last_year(last[1][0], last[0])
     for step, following in pairwise(steps):
         if step["end"] is None and _is_date(step["start"]) and _is_date(following["start"]):
             end = dt.date.fromisoformat(following["start"]) - dt.timedelta(days=1)
             step["end"] = end.isoformat()
     _apply_year_lengths(steps, text[table.anchor_start : table.end + _NOTE_REACH])
     return steps
+
+
+def _partial_last_year(step: dict[str, Any], row: Row) -> None:
+    """A last lease year cut short by the term's end: its total is a whole number of months'
+    rent under twelve ("Year 21 … $7,379,845.00 $737,984.50", ten months), so the row ends
+    that many months after it starts."""
+    start, end, monthly = step["start"], step["end"], step["monthly"]
+    if step["annual"] is not None or monthly is None or not isinstance(start, int):
+        return
+    if not isinstance(end, int) or end - start != 11:
+        return
+    rent = Decimal(monthly)
+    for amount in row.amounts:
+        months = amount.value / rent if rent else Decimal(0)
+        whole = months.to_integral_value()
+        if 1 < whole < 12 and abs(amount.value - whole * rent) <= EXACT_DOLLARS:
+            step["annual"], step["end"] = str(amount.value), start + int(whole) - 1
+            return
 
 
 # "*Lease Year 3 shall consist of fourteen (14) months.": a note under the table.

@@ -30,6 +30,14 @@ def field(name: str, text: str) -> str | None:
             "3126.50",
         ),
         ("Estimated CAM charges: $850.00 per month.", "850.00"),
+        (
+            "Item 10 Outgoings. The Landlord may pre-estimate building operating expenses and "
+            "collect an equal part of them each month. For the first year of the lease, the "
+            "monthly payment on account of such expenses is as follows (save for Land Tax): "
+            "Council Rates: $2,400.00 Water Rates: $600.00 Insurance: $1,200.00 $4,200.00 being "
+            "monthly payments of: $350.00",
+            "350.00",
+        ),
     ],
 )
 def test_cam(text: str, expected: str) -> None:

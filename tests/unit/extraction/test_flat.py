@@ -24,6 +24,12 @@ def test_one_page_number_line_is_dropped_at_each_end() -> None:
     assert flatten(doc).text == "entered into as of this 17 day of April, 2008"
 
 
+def test_a_number_ending_a_page_numbered_at_its_top_is_text() -> None:
+    """A rent table's row cut by the page break: "3" ends page 2, its cells open page 3."""
+    doc = document("1\n\nLease Year Annual Rent\n2\n$10,300.00\n3", "2\n\n$10,609.00")
+    assert flatten(doc).text == "Lease Year Annual Rent 2 $10,300.00 3 $10,609.00"
+
+
 def test_a_span_across_pages_is_clipped_to_its_first_page() -> None:
     doc = document("end of one", "start of two")
     flat = flatten(doc)

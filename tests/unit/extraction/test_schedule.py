@@ -64,6 +64,19 @@ def test_a_note_under_the_table_sets_a_lease_year_s_length() -> None:
     assert [(s["start"], s["end"]) for s in out["rent_schedule"]] == [(1, 12), (13, 24), (25, 38)]
 
 
+def test_a_last_year_cut_short_ends_with_the_months_its_total_pays() -> None:
+    out = fields(
+        "Rent Schedule of Net Rental | Lease Year | Net Rental per RSF | RSF | Annual Net "
+        "Rental | Monthly Net Rental | "
+        "| 1 | $12.00 | 10,000 | $120,000.00 | $10,000.00 | "
+        "| 2 | $12.36 | 10,000 | $123,600.00 | $10,300.00 | "
+        "| 3 | $12.73 | 10,000 | $63,649.98 | $10,608.33 | "
+        "Rent is due on the first of each month."
+    )
+    last = out["rent_schedule"][-1]
+    assert (last["start"], last["end"], last["annual"]) == (25, 30, "63649.98")
+
+
 def test_abated_and_dated_steps() -> None:
     out = fields(
         "Sublessee shall pay base rental in monthly installments as follows: Date/Term Monthly "
