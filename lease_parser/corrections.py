@@ -33,6 +33,7 @@ from lease_parser.model import (
     FieldProblem,
     LeaseAbstraction,
     Money,
+    NoticeAddresses,
     NoticeWindow,
     Provenance,
     RentStep,
@@ -109,6 +110,9 @@ EXPECTED_FORMS: dict[Any, str] = {
     + " | ".join(f'"{b.value}"' for b in AllowanceBasis)
     + "} (the total, or the amount per square foot)",
     Transfers: "one of " + ", ".join(t.value for t in Transfers),
+    list[dt.date]: 'a JSON list of dates, e.g. ["2027-06-30", "2030-06-30"]',
+    NoticeAddresses: 'JSON {"landlord": "1 Harbor Way, Portland, Maine 04101", "tenant": '
+    '"5 Hill Road, Boston, Massachusetts 02110"} (either may be null)',
 }
 CURRENCY_FORM = "an ISO 4217 code of three capital letters, e.g. USD"
 

@@ -177,17 +177,33 @@ class NoticeWindow(BaseModel):
         return f"{least} to {self.most.count} {self.most.unit.value}"
 
 
+class NoticeAddresses(BaseModel):
+    """Where each party takes notices, as the notices clause states the address:
+    ``{"landlord": "1 Harbor Way, Suite 300, Portland, Maine 04101", "tenant": null}``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    landlord: str | None = None
+    tenant: str | None = None
+
+    @model_validator(mode="after")
+    def _one_at_least(self) -> NoticeAddresses:
+        if self.landlord is None and self.tenant is None:
+            raise ValueError("no notice address")
+        return self
+
+
 class AllowanceBasis(StrEnum):
-    """What a tenant improvement allowance is stated per."""
+    """What an allowance (or an expense stop) is stated per."""
 
     TOTAL = "total"  # one sum for the premises
     PER_SQFT = "per_sqft"  # per (rentable) square foot of the premises
 
 
 class Allowance(BaseModel):
-    """A tenant improvement allowance as the lease states it: "$1,350,000.00" is
-    ``{"amount": "1350000.00", "per": "total"}``, "$25.00 per rentable square foot" is
-    ``{"amount": "25.00", "per": "per_sqft"}``."""
+    """An amount stated in total or per square foot (a tenant improvement allowance, an
+    expense stop): "$1,350,000.00" is ``{"amount": "1350000.00", "per": "total"}``, "$25.00
+    per rentable square foot" is ``{"amount": "25.00", "per": "per_sqft"}``."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -444,6 +460,7 @@ class LeaseAbstraction(BaseModel):
     # holds a document back, and extraction gives them no doubts (extraction/concessions.py,
     # extraction/covenants.py).
     letter_of_credit: Field[Money] = described(
+        amendable=True,
         group="deposit",
         label="Letter of credit",
         column="Letter of credit",
@@ -452,6 +469,7 @@ class LeaseAbstraction(BaseModel):
         "instead of a cash deposit); none stated is `null`",
     )
     free_rent_months: Field[int] = described(
+        amendable=True,
         group="schedule",
         label="Free rent (months)",
         hint="whole months, e.g. 6",
@@ -468,6 +486,7 @@ class LeaseAbstraction(BaseModel):
         "first rate where the lease states several",
     )
     ti_allowance: Field[Allowance] = described(
+        amendable=True,
         group="charge",
         label="TI allowance",
         hint='JSON, e.g. {"amount": "25.00", "per": "per_sqft"}',
@@ -476,12 +495,39 @@ class LeaseAbstraction(BaseModel):
         "states it, else the amount per square foot (`per_sqft`)",
     )
     expense_base_year: Field[int] = described(
+        amendable=True,
         group="charge",
         label="Expense base year",
         hint="a year, e.g. 2024",
         example="`2008`",
         meaning="the base year the tenant's share of operating expenses or taxes is measured "
         'from ("Base Year: calendar year 2008")',
+    )
+    expense_stop: Field[Allowance] = described(
+        group="charge",
+        label="Expense stop",
+        amendable=True,
+        hint='JSON, e.g. {"amount": "9.75", "per": "per_sqft"}',
+        example='`{"amount": "9.75", "per": "per_sqft"}`',
+        meaning="the operating expenses the landlord bears before the tenant pays the excess: "
+        "per square foot a year (`per_sqft`) or a total (`total`)",
+    )
+    break_dates: Field[list[dt.date]] = described(
+        group="date",
+        label="Break dates",
+        amendable=True,
+        hint='JSON, e.g. ["2027-06-30", "2030-06-30"]',
+        example='`["2027-06-30", "2030-06-30"]`',
+        meaning="every date a tenant's break option may end the lease on, when the lease states "
+        "more than one (one date is `termination_option_date`)",
+    )
+    notice_addresses: Field[NoticeAddresses] = described(
+        group="clause",
+        label="Notice addresses",
+        hint='JSON, e.g. {"landlord": "1 Harbor Way, Portland, Maine 04101", "tenant": null}',
+        example='`{"landlord": "1 Harbor Way, Portland, Maine 04101", "tenant": null}`',
+        meaning="where the notices clause sends each party's notices (the street address "
+        "after the party's name)",
     )
     assignment_subletting: Field[Transfers] = described(
         group="clause",

@@ -18,6 +18,7 @@ from lease_parser.extraction.evidence import KIND_FEATURES
 from lease_parser.extraction.financials import extract_financials
 from lease_parser.extraction.flat import flat_text
 from lease_parser.extraction.kind import classify_flat
+from lease_parser.extraction.notice_addresses import extract_notice_addresses
 from lease_parser.extraction.parties import extract_parties
 from lease_parser.extraction.premises import extract_premises
 from lease_parser.extraction.ranking import Ranker, ranking_with
@@ -40,6 +41,7 @@ EXTRACTORS: tuple[Extractor, ...] = (
     extract_amendment_references,
     extract_concessions,
     extract_covenants,
+    extract_notice_addresses,
 )
 
 

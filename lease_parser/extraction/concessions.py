@@ -1,5 +1,6 @@
 """What the tenant gives and gets besides the rent: a letter of credit, free rent, a tenant
-improvement allowance, percentage rent and the base year of the expenses it pays over.
+improvement allowance, percentage rent, and the base year or the stop of the expenses it
+pays over.
 
 Each is read in one pass over the main agreement with compiled patterns, as leases state
 it:
@@ -20,7 +21,9 @@ it:
   "Percentage Rent. (a) 55% of Gross Revenue": the first percent of sales, revenue or
   receipts in a sentence that names percentage rent;
 - ``expense_base_year``: "Base Year: calendar year 2008", "The Base Year ... shall be 2005",
-  "calendar year 2008 (the "Base Year")"; a price index's base year is not one.
+  "calendar year 2008 (the "Base Year")"; a price index's base year is not one;
+- ``expense_stop``: "Expense Stop: $9.75 per rentable square foot", "$9.75 per square foot
+  per year (the "Expense Stop")": per foot or in total, as stated.
 
 None of them is labelled yet, so none gates (model.py): their rivals are notes, not doubts.
 """
@@ -111,6 +114,12 @@ _OTHER_ALLOWANCE = re.compile(
     r'(?i)[^.;]{0,40}?\(\s*(?:the\s+|an?\s+)?["“][^"”]{0,30}\b(?:delay|moving|relocation|'
     r"planning|renovation|refurbish\w*|signage|cabling|furniture|rent)\s+allowance\s*[\"”]"
 )
+_STOP_LABEL = re.compile(
+    r"(?i)(?P<stop>\bexpense\s+stop\b)|(?P<other>\ballowance\b|\bdeposit\b|\brent(?:al)?\b|"
+    r"\bletter\s+of\s+credit\b|\bfee\b)"
+)
+_STOP_NAMED = re.compile(r'(?i)[^.;$]{0,80}?\(\s*(?:the\s+|an?\s+)?["“]\s*expense\s+stop\s*["”]')
+EXPENSE_STOP_WEIGHT = 0.55
 TOTAL_WEIGHT = 0.6
 PER_FOOT_WEIGHT = 0.5
 
@@ -258,6 +267,28 @@ def allowance_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     return totals or cues
 
 
+def expense_stop_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
+    """An expense stop: the amount labelled one before it ("Expense Stop: $9.75 per rentable
+    square foot"), or named one right after it ("$9.75 per square foot (the "Expense
+    Stop")")."""
+    lo, hi = span
+    text = flat.text
+    labels = flat.places(("expense stop",), *span)
+    cues = []
+    for mention in money_in(flat, lo, hi) if labels else ():
+        if mention.per not in (Per.NONE, Per.SQFT) or mention.amount <= 0:
+            continue
+        if not _after(labels, mention, AHEAD_OF_LABEL):
+            continue
+        named = _STOP_NAMED.match(text, mention.end, min(hi, mention.end + 120))
+        gap = "" if named else _first_after_label(text, mention, lo, _STOP_LABEL, "stop")
+        if gap is None or _NOT_THE_ALLOWANCE.search(gap):
+            continue
+        value = _allowance_value(mention)
+        cues.append(Cue(value, mention.start, mention.end, "expense stop", EXPENSE_STOP_WEIGHT))
+    return cues
+
+
 def percentage_rent_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     """The first percent of sales in each sentence that names percentage rent."""
     text = flat.text
@@ -315,8 +346,8 @@ def base_year_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
 
 
 def extract_concessions(document: Document) -> list[RawField]:
-    """The letter of credit, free rent, allowance, percentage rent and base year the main
-    agreement states (none of them gates a document: model.py)."""
+    """The letter of credit, free rent, allowance, percentage rent, base year and expense
+    stop the main agreement states (none of them gates a document: model.py)."""
     if not document.pages:
         return []
     flat = flat_text(document)
@@ -327,5 +358,6 @@ def extract_concessions(document: Document) -> list[RawField]:
         resolve("percentage_rent", percentage_rent_cues(flat, span), flat),
         resolve("ti_allowance", allowance_cues(flat, span), flat),
         resolve("expense_base_year", base_year_cues(flat, span), flat),
+        resolve("expense_stop", expense_stop_cues(flat, span), flat),
     )
     return [raw for field in fields if (raw := without_doubts(field)) is not None]

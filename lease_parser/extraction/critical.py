@@ -11,7 +11,9 @@
   Term on the Break Date by giving ... not less than nine (9) months' previous notice";
   "Tenant may give written notice to terminate this lease as of April 30, 2009").
   Termination for casualty, condemnation, default or a late delivery is a remedy, not an
-  option a portfolio team diarises, and is not read.
+  option a portfolio team diarises, and is not read. A break option on any of several
+  dates ("on 30 June 2027 or 30 June 2030") has no one break date: the dates are
+  ``break_dates``, a list.
 
 Each statement is a cue (extraction/cues.py): the value with where it was read; a window
 whose words agree with its figures ("nine (9) months") adds a check.
@@ -19,6 +21,7 @@ whose words agree with its figures ("nine (9) months") adds a check.
 
 from __future__ import annotations
 
+import json
 import re
 
 from lease_parser.extraction.base import RawField
@@ -84,8 +87,12 @@ _NOT_BREAK = re.compile(
     r"\bletter\s+of\s+credit|\binsurance\b|\brenew\w*|\bextend\b|\bextension\b"
 )
 _DEFINED_BREAK_DATE = re.compile(
-    r'(?i)\b(?:break|early\s+termination)\s+date"?\s*(?::|\bmeans\b|\bshall\s+mean\b|\bis\b)\s*$'
+    r'(?i)\b(?:break|early\s+termination)\s+dates?"?\s*(?::|\bmeans?\b|\bshall\s+mean\b|\bis\b|'
+    r"\bare\b)\s*$"
 )
+# "on 30 June 2027 or 30 June 2030", "30 June 2027, 30 June 2030 and 30 June 2033": the next
+# date of a list of break dates follows the last with no more than this between them.
+_NEXT_IN_LIST = re.compile(r"(?i)^\s*(?:,|;|\bor\b|\band(?:/or)?\b)\s*(?:,\s*)?(?:(?:on|the)\s+)*$")
 _NAMES_BREAK_DATE = re.compile(
     r'(?i)^\s*,?\s*\(\s*(?:the\s+)?"(?:break|early\s+termination|termination)\s+date"'
 )
@@ -186,6 +193,34 @@ def termination_date_cues(flat: FlatText, span: tuple[int, int]) -> list[Cue]:
     return cues
 
 
+def break_date_lists(flat: FlatText, span: tuple[int, int], cues: list[Cue]) -> list[Cue]:
+    """Each break date's cue and the dates listed after it in its sentence ("on 30 June
+    2027 or 30 June 2030"): every date a tenant's break option may end the lease on."""
+    text = flat.text
+    out: list[Cue] = []
+    for cue in cues:
+        out.append(cue)
+        _, hi = sentence_around(text, cue.start, cue.end, span)
+        last = cue.end
+        for mention in dates_in(flat, cue.end, hi):
+            if mention.start < last or not _NEXT_IN_LIST.match(text[last : mention.start]):
+                break
+            out.append(Cue(mention.value.isoformat(), mention.start, mention.end, cue.source, 0))
+            last = mention.end
+    return out
+
+
+def break_dates_field(dates: list[Cue], flat: FlatText) -> RawField | None:
+    """``break_dates`` when the lease states more than one, cited at the first."""
+    distinct = sorted({c.value for c in dates})
+    if len(distinct) < 2:
+        return None
+    first = min(dates, key=lambda c: c.start)
+    last = max(dates, key=lambda c: c.end)
+    value = json.dumps(distinct)
+    return resolve("break_dates", [Cue(value, first.start, last.end, first.source, 0.5)], flat)
+
+
 def drop_without_option(fields: dict[str, RawField]) -> None:
     """No renewal option, no notice to exercise one: a lease stating "Further term(s):
     None" may still print the standard renewal procedure."""
@@ -200,9 +235,12 @@ def extract_critical_terms(document: Document) -> list[RawField]:
         return []
     flat = flat_text(document)
     span = primary_span(document)
+    dates = break_date_lists(flat, span, termination_date_cues(flat, span))
+    several = break_dates_field(dates, flat)
     found = [
         resolve("renewal_notice", renewal_notice_cues(flat, span), flat),
-        resolve("termination_option_date", termination_date_cues(flat, span), flat),
+        # One date is the break date; of several, none is (docs/fields.md): they are a list.
+        several or resolve("termination_option_date", dates, flat),
         resolve("termination_notice", termination_notice_cues(flat, span), flat),
     ]
     return [raw for raw in found if raw is not None]

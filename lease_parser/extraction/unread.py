@@ -62,6 +62,9 @@ _WORDS: dict[str, str] = {
     "assignment_subletting": "assign* sublet* sublease*",
     "guarantor": "guarant*",
     "permitted_use": "permitted_use permitted_uses use_of_the_premises",
+    "expense_stop": "expense_stop",
+    "break_dates": "break terminat* cancel*",
+    "notice_addresses": "notice* address*",
 }
 # Mentions beyond this many say nothing more.
 MENTIONS_CAP = 20

@@ -61,6 +61,14 @@ def test_what_an_amendment_may_change_is_its_descriptions_say() -> None:
         "renewal_notice",
         "termination_option_date",
         "termination_notice",
+        # What an amendment grants again: new free months, an allowance, a base year, a
+        # letter of credit, an expense stop, new break dates.
+        "letter_of_credit",
+        "free_rent_months",
+        "ti_allowance",
+        "expense_base_year",
+        "expense_stop",
+        "break_dates",
     }
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,34 +76,59 @@ def numbers_in(text: str) -> set[Decimal]:
 def says(name: str, value: str, text: str) -> bool:
     """Whether ``text`` alone states ``value`` for field ``name``."""
     money = ("base_rent_monthly", "base_rent_annual", "security_deposit", "cam_monthly")
+    counts = ("term_months", "renewal_option_count", "renewal_term_months", "free_rent_months")
+    numbers = ("expense_base_year", "percentage_rent", "rentable_sqft", "tenant_share_percent")
     if name in (*money, "letter_of_credit"):
         return Decimal(value) in {m.amount for m in find_money(text)} | numbers_in(text)
     if name in DATE_FIELDS:
-        # A numeric date cited alone may be day first: its document writes dates that way.
-        both = (*find_dates(text), *find_dates(text, day_first=True))
-        return value in {d.value.isoformat() for d in both}
-    if name in NOTICE_FIELDS:
-        window = json.loads(value)
-        counts = [window["least"]["count"]] + ([window["most"]["count"]] if window["most"] else [])
-        return all(Decimal(count) in numbers_in(text) for count in counts)
-    if name in ("term_months", "renewal_option_count", "renewal_term_months"):
+        return value in _dates_in(text)
+    if name in (*counts, *numbers, "premises_added_sqft"):
         return Decimal(value) in numbers_in(text)
-    if name in ("free_rent_months", "expense_base_year", "percentage_rent"):
-        return Decimal(value) in numbers_in(text)
-    if name == "ti_allowance":
-        amount = Decimal(json.loads(value)["amount"])
-        return amount in {m.amount for m in find_money(text)} | numbers_in(text)
     if name == "assignment_subletting":
         return re.search(_TRANSFER_WORDS[value], text) is not None
-    if name in ("rentable_sqft", "tenant_share_percent", "premises_added_sqft"):
-        return Decimal(value) in numbers_in(text)
-    if name == "rent_schedule":
-        amounts = {m.amount for m in find_money(text)} | numbers_in(text)
-        steps = json.loads(value)
-        stated = [Decimal(s[k]) for s in steps for k in ("monthly", "annual") if s[k]]
-        return all(a in amounts or a == 0 for a in stated)
+    if name in JSON_SAYS:
+        return JSON_SAYS[name](json.loads(value), text)
     # Names and addresses: every word of the value is in the cited text.
     return set(canonical_text(value).split()) <= set(canonical_text(text).split())
+
+
+def _dates_in(text: str) -> set[str]:
+    # A numeric date cited alone may be day first: its document writes dates that way.
+    both = (*find_dates(text), *find_dates(text, day_first=True))
+    return {d.value.isoformat() for d in both}
+
+
+def _says_window(window: Any, text: str) -> bool:
+    counts = [window["least"]["count"]] + ([window["most"]["count"]] if window["most"] else [])
+    return all(Decimal(count) in numbers_in(text) for count in counts)
+
+
+def _says_amount(allowance: Any, text: str) -> bool:
+    amount = Decimal(allowance["amount"])
+    return amount in {m.amount for m in find_money(text)} | numbers_in(text)
+
+
+def _says_schedule(steps: Any, text: str) -> bool:
+    amounts = {m.amount for m in find_money(text)} | numbers_in(text)
+    stated = [Decimal(s[k]) for s in steps for k in ("monthly", "annual") if s[k]]
+    return all(a in amounts or a == 0 for a in stated)
+
+
+def _says_addresses(addresses: Any, text: str) -> bool:
+    words = set(canonical_text(text).split())
+    lines = [line for line in addresses.values() if line]
+    return all(set(canonical_text(line).split()) <= words for line in lines)
+
+
+# Fields whose value is JSON: what the cited text must state of it.
+JSON_SAYS: dict[str, Callable[[Any, str], bool]] = {
+    **dict.fromkeys(NOTICE_FIELDS, _says_window),
+    "ti_allowance": _says_amount,
+    "expense_stop": _says_amount,
+    "rent_schedule": _says_schedule,
+    "break_dates": lambda dates, text: set(dates) <= _dates_in(text),
+    "notice_addresses": _says_addresses,
+}
 
 
 def unsupported(document: Document) -> list[str]:

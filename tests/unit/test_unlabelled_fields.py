@@ -31,6 +31,9 @@ UNLABELLED = {
     "assignment_subletting": "consent",
     "guarantor": "Bluefin Holdings, Inc.",
     "permitted_use": "general office purposes",
+    "expense_stop": '{"amount": "9.75", "per": "per_sqft"}',
+    "break_dates": '["2027-06-30", "2030-06-30"]',
+    "notice_addresses": '{"landlord": "77 Dock Street, Portland, Maine 04101", "tenant": null}',
 }
 # The complete, consistent lease the gate tests commit.
 LEASE = BASE
@@ -106,3 +109,11 @@ def test_a_reviewer_types_them_as_their_types_say() -> None:
         validate_correction("assignment_subletting", "maybe")
     with pytest.raises(InvalidCorrection):
         validate_correction("ti_allowance", '{"amount": "25", "per": "month"}')
+    dates = validate_correction("break_dates", '["2030-06-30", "2027-06-30"]')
+    assert dates == ["2030-06-30", "2027-06-30"]
+    assert validate_correction("notice_addresses", '{"tenant": "5 Hill Road"}') == {
+        "landlord": None,
+        "tenant": "5 Hill Road",
+    }
+    with pytest.raises(InvalidCorrection):
+        validate_correction("notice_addresses", "{}")  # no address at all

@@ -183,3 +183,21 @@ def test_percentage_rent(sentence: str, expected: str | None) -> None:
 )
 def test_expense_base_year(sentence: str, expected: str | None) -> None:
     assert value("expense_base_year", sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Expense Stop: $9.75 per rentable square foot.", {"amount": "9.75", "per": "per_sqft"}),
+        (
+            "Tenant shall pay Operating Expenses in excess of $8.50 per rentable square foot per "
+            'year (the "Expense Stop").',
+            {"amount": "8.50", "per": "per_sqft"},
+        ),
+        ("The Expense Stop shall be $125,000.00.", {"amount": "125000.00", "per": "total"}),
+        ("Tenant shall pay the Security Deposit of $9,000.00 before the Expense Stop.", None),
+    ],
+)
+def test_expense_stop(sentence: str, expected: dict[str, str] | None) -> None:
+    found = value("expense_stop", sentence)
+    assert (json.loads(found) if found else None) == expected

@@ -157,3 +157,19 @@ def test_a_notice_of_intent_to_vacate_is_not_a_renewal_notice() -> None:
     read = fields(text)
     assert "renewal_notice" not in read
     assert "renewal_option_count" not in read
+
+
+def test_a_break_option_on_any_of_several_dates_lists_them_and_has_no_one_break_date() -> None:
+    text = (
+        "The Tenant may terminate this Lease on 30 June 2027 or 30 June 2030 by giving to the "
+        "Landlord not less than nine (9) months' previous notice in writing."
+    )
+    read = fields(text)
+    assert read["break_dates"] == '["2027-06-30", "2030-06-30"]'
+    assert "termination_option_date" not in read
+    assert read["termination_notice"] == window((9, "months"))
+    listed = fields(
+        'The "Break Dates" are 30 June 2027, 30 June 2030 and 30 June 2033. The Tenant may '
+        "terminate this Lease on a Break Date by giving not less than six (6) months' notice."
+    )
+    assert listed["break_dates"] == '["2027-06-30", "2030-06-30", "2033-06-30"]'

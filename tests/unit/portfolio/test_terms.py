@@ -137,3 +137,19 @@ def test_an_extensions_month_numbered_schedule_is_dated_from_its_start() -> None
     unstated = {k: v for k, v in extension.items() if k != "commencement_date"}
     steps = current_terms(stored(LEASE), [amendment(unstated, 1)]).value("rent_schedule")
     assert steps[-2]["start"] == "2030-08-01"
+
+
+def test_an_amendments_free_months_and_break_dates_are_the_leases_now() -> None:
+    lease = {**LEASE, "free_rent_months": 3, "termination_option_date": None}
+    granted = {
+        **EXTENSION,
+        "free_rent_months": 2,
+        "break_dates": ["2032-07-31", "2033-07-31"],
+        "expense_base_year": 2030,
+    }
+    terms = current_terms(stored(lease), [amendment(granted, 1)])
+    assert terms.value("free_rent_months") == 2
+    assert terms.value("break_dates") == ["2032-07-31", "2033-07-31"]
+    assert terms.value("expense_base_year") == 2030
+    changed = {c.field: (c.old, c.new) for c in terms.changes}
+    assert changed["free_rent_months"] == (3, 2)

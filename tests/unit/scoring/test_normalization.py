@@ -77,6 +77,9 @@ def test_the_type_sets_are_the_models() -> None:
         "renewal_notice",
         "termination_notice",
         "ti_allowance",
+        "expense_stop",
+        "break_dates",
+        "notice_addresses",
     } == JSON_FIELDS
     # One of a few words: typed and exported as the word, never parsed as JSON.
     assert {"assignment_subletting"} == CHOICE_FIELDS
