@@ -221,21 +221,19 @@ def _content_lines(page: Page) -> list[tuple[int, str]]:
         lines.append((offset, line))
         offset += len(line) + 1
     # At most one number line at each end: a date's day may sit alone on the next line.
-    numbered = []
     for end in (0, -1):
         while lines and not lines[end][1].strip():
             lines.pop(end)
-        numbered.append(bool(lines) and _PAGE_NUMBER_LINE.match(lines[end][1]) is not None)
-    # A number at each end, one of them the page's own: the other is text (the year of a
-    # rent table's row, cut from its cells by the page break), not a second page number.
-    bare = [lines[end][1].strip().isdigit() for end in (0, -1)] if lines else []
-    if all(numbered) and all(bare) and len(lines) > 1:
-        own = [lines[end][1].strip() == str(page.number) for end in (0, -1)]
-        if any(own):
-            numbered = own
-    for end, number in zip((-1, 0), reversed(numbered), strict=True):
-        if number and lines:
-            lines.pop(end)
+    ends = [line.strip() for _, line in (lines[0], lines[-1])] if lines else []
+    numbered = [_PAGE_NUMBER_LINE.match(text) is not None for text in ends]
+    # A bare number at each end, one of them the page's own: the other is text (the year of
+    # a rent table's row, cut from its cells by the page break), not a second page number.
+    if len(lines) > 1 and all(t.isdigit() for t in ends) and str(page.number) in ends:
+        numbered = [text == str(page.number) for text in ends]
+    if len(lines) > 1 and numbered[1]:
+        lines.pop()
+    if lines and numbered[0]:
+        lines.pop(0)
     return lines
 
 

@@ -31,10 +31,6 @@ def _height(r: Rect) -> float:
     return r[3] - r[1]
 
 
-def _centre_y(r: Rect) -> float:
-    return (r[1] + r[3]) / 2
-
-
 def filled_blanks(rects: Sequence[Rect]) -> dict[int, int] | None:
     """For a page whose blanks were filled in after its text was written, each filled-in
     run (by index) → the run it follows in reading order; ``None`` for any other page.
